@@ -1,0 +1,47 @@
+import AxeBuilder from "@axe-core/playwright";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
+
+let counter = 0;
+export const uniqueEmail = (prefix: string) =>
+  `${prefix}-${Date.now().toString(36)}${(counter++).toString(36)}@clinic.test`;
+
+export const PASSWORD = "correct horse battery";
+
+export type ClinicAccount = { email: string; password: string; clinicName: string };
+
+/** Registers a clinic through the API (fast); journeys that test registration itself use the screen. */
+export async function registerClinicViaApi(
+  request: APIRequestContext,
+  clinicName = "Riverside Vascular",
+): Promise<ClinicAccount> {
+  const email = uniqueEmail("admin");
+  const res = await request.post("/api/clinics/register", {
+    data: {
+      name: clinicName,
+      email,
+      adminFirstName: "Ada",
+      adminLastName: "Lovelace",
+      password: PASSWORD,
+      city: "Springfield",
+      state: "IL",
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return { email, password: PASSWORD, clinicName };
+}
+
+/** Signs in through the sign-in page, as a person does. */
+export async function signIn(page: Page, account: { email: string; password: string }) {
+  await page.goto("/login");
+  await page.getByLabel("Email Address").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+}
+
+/** WCAG 2.1 AA checks of the current page; fails the test on any violation. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(summary, summary.join("\n")).toEqual([]);
+}

@@ -1,0 +1,40 @@
+// A server on a fresh temporary data directory (PGlite), or on a fresh PostgreSQL database when
+// TEST_DATABASE_URL is set, with the built client. The platform admin e-mail is fixed for the admin journeys.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-e2e-"));
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  HOST: "127.0.0.1",
+  LOG_LEVEL: "warn",
+  PLATFORM_ADMIN_EMAILS: "webmaster@sonoscribe.test",
+};
+if (process.env.TEST_DATABASE_URL) {
+  const name = `sonoscribe_e2e_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(process.env.TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  env.DATABASE_URL = url.toString();
+}
+const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/main.ts")], {
+  cwd: root,
+  env,
+  stdio: "inherit",
+});
+const stop = () => {
+  server.kill("SIGTERM");
+  fs.rmSync(dataDir, { recursive: true, force: true });
+};
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
+server.on("exit", (code) => process.exit(code ?? 0));

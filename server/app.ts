@@ -1,0 +1,113 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import compress from "@fastify/compress";
+import cookie from "@fastify/cookie";
+import helmet from "@fastify/helmet";
+import multipart from "@fastify/multipart";
+import rateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Logger } from "pino";
+import { AppError } from "../domain/errors";
+import type { Config } from "./config";
+import type { Database } from "./db/client";
+import { authRoutes } from "./features/auth/auth.routes";
+import { filesRoutes } from "./features/files/files.routes";
+import { authPlugin } from "./platform/auth-plugin";
+import { installErrorHandler } from "./platform/error-handler";
+import type { FileStore } from "./platform/file-store";
+import { createLogger } from "./platform/logger";
+import { RequestMetrics } from "./platform/request-metrics";
+import { installSameOriginGuard } from "./platform/same-origin";
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  fileStore: FileStore;
+  metrics: RequestMetrics;
+  logger: Logger;
+  /** Built client directory; null serves no client (API-only tests). */
+  webRoot: string | null;
+};
+
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+const defaultWebRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "web");
+
+export function defaultDeps(partial: Pick<AppDeps, "config" | "database" | "fileStore"> & Partial<AppDeps>): AppDeps {
+  return {
+    metrics: new RequestMetrics(),
+    logger: createLogger(partial.config.logLevel),
+    webRoot: fs.existsSync(path.join(defaultWebRoot, "index.html")) ? defaultWebRoot : null,
+    ...partial,
+  };
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    trustProxy: Boolean(deps.config.publicUrl),
+    bodyLimit: 15 * 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  deps.metrics.install(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", "data:"],
+        mediaSrc: ["'self'", "blob:"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+  await app.register(multipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 30, fieldSize: 2 * MAX_UPLOAD_BYTES },
+  });
+  installSameOriginGuard(app, deps.config.publicUrl);
+  await app.register(authPlugin, { db: deps.database.db, config: deps.config, policy: deps.config.session });
+
+  await app.register(authRoutes, deps);
+  await app.register(filesRoutes, deps);
+
+  app.get("/metrics", async (_request, reply) =>
+    reply.type("text/plain; version=0.0.4").send(deps.metrics.prometheus()),
+  );
+
+  await serveClient(app, deps.webRoot);
+  return app;
+}
+
+async function serveClient(app: FastifyInstance, webRoot: string | null): Promise<void> {
+  if (webRoot) {
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.url.startsWith("/api/") || request.url === "/api" || request.method !== "GET") {
+      throw new AppError("NOT_FOUND", `No route ${request.method} ${request.url.split("?")[0]}`);
+    }
+    if (!webRoot) {
+      return reply.status(503).type("text/plain").send("The web client is not built: run `npm run build`.");
+    }
+    // History fallback: the client's router decides what an unknown path shows (including its 404 page).
+    return reply.type("text/html").header("cache-control", "no-cache").sendFile("index.html");
+  });
+}

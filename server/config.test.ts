@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+describe("loadConfig", () => {
+  it("uses the documented defaults", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toMatch(/data$/);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.session).toEqual({ idleMinutes: 30, maxHours: 12 });
+    expect(config.llm).toBeNull();
+    expect(config.oidc).toBeNull();
+  });
+
+  it("stops with one line naming the bad variable", () => {
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow(/^Invalid configuration: PORT /);
+    expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ FILE_ENCRYPTION_KEY: "short" })).toThrow(/FILE_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ OIDC_ISSUER_URL: "https://id.example" })).toThrow(/OIDC_/);
+    expect(() => loadConfig({ LLM_BASE_URL: "http://127.0.0.1:1" })).toThrow(/LLM_/);
+  });
+
+  it("normalises the platform admin list", () => {
+    expect(loadConfig({ PLATFORM_ADMIN_EMAILS: " A@x.com, b@y.org ," }).platformAdminEmails).toEqual([
+      "a@x.com",
+      "b@y.org",
+    ]);
+  });
+});

@@ -1,0 +1,115 @@
+import path from "node:path";
+import { z } from "zod";
+
+const optionalUrl = z.url().optional();
+const emailList = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+  );
+const duration = (defaultMinutes: number) => z.coerce.number().int().positive().default(defaultMinutes);
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
+  PUBLIC_URL: optionalUrl,
+  PLATFORM_ADMIN_EMAILS: emailList,
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  FILE_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/i, "must be 64 hexadecimal characters (32 bytes)")
+    .optional(),
+  SESSION_IDLE_MINUTES: duration(30),
+  SESSION_MAX_HOURS: duration(12),
+  OIDC_ISSUER_URL: optionalUrl,
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  LLM_BASE_URL: optionalUrl,
+  LLM_MODEL: z.string().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+    .optional(),
+  SMTP_FROM: z.string().default("Sonoscribe <no-reply@localhost>"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Unit prices for the admin cost projection, US dollars. */
+  COST_DB_PER_GB_MONTH: z.coerce.number().nonnegative().default(0.25),
+  COST_STORAGE_PER_GB_MONTH: z.coerce.number().nonnegative().default(0.023),
+  COST_AI_PER_REPORT: z.coerce.number().nonnegative().default(0.01),
+  COST_ALERT_MONTHLY_USD: z.coerce.number().nonnegative().default(100),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string | undefined;
+  platformAdminEmails: string[];
+  sessionSecret: string | undefined;
+  fileEncryptionKey: string | undefined;
+  session: { idleMinutes: number; maxHours: number };
+  oidc: { issuerUrl: string; clientId: string; clientSecret: string } | null;
+  llm: { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | null;
+  smtp: { url: string; from: string } | null;
+  logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  costs: { dbPerGbMonth: number; storagePerGbMonth: number; aiPerReport: number; alertMonthlyUsd: number };
+};
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once; throws ConfigError with one line naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid configuration: ${issue.path.join(".")} ${issue.message}`);
+  }
+  const e = parsed.data;
+  const oidcParts = [e.OIDC_ISSUER_URL, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET];
+  if (oidcParts.some(Boolean) && !oidcParts.every(Boolean)) {
+    throw new ConfigError("Invalid configuration: OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together");
+  }
+  if (Boolean(e.LLM_BASE_URL) !== Boolean(e.LLM_MODEL)) {
+    throw new ConfigError("Invalid configuration: LLM_BASE_URL and LLM_MODEL go together");
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
+    platformAdminEmails: e.PLATFORM_ADMIN_EMAILS,
+    sessionSecret: e.SESSION_SECRET,
+    fileEncryptionKey: e.FILE_ENCRYPTION_KEY,
+    session: { idleMinutes: e.SESSION_IDLE_MINUTES, maxHours: e.SESSION_MAX_HOURS },
+    oidc:
+      e.OIDC_ISSUER_URL && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? { issuerUrl: e.OIDC_ISSUER_URL, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }
+        : null,
+    llm:
+      e.LLM_BASE_URL && e.LLM_MODEL
+        ? { baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL, apiKey: e.LLM_API_KEY, timeoutMs: e.LLM_TIMEOUT_MS }
+        : null,
+    smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,
+    logLevel: e.LOG_LEVEL,
+    costs: {
+      dbPerGbMonth: e.COST_DB_PER_GB_MONTH,
+      storagePerGbMonth: e.COST_STORAGE_PER_GB_MONTH,
+      aiPerReport: e.COST_AI_PER_REPORT,
+      alertMonthlyUsd: e.COST_ALERT_MONTHLY_USD,
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { acquireDirectoryLock } from "./directory-lock";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Something that runs queries: the database or an open transaction. */
+export type Queryable = Db | Tx;
+
+export type Database = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Size on disk of the database, in bytes. */
+  sizeBytes(): Promise<number>;
+  close(): Promise<void>;
+};
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+
+/**
+ * Opens PostgreSQL when a URL is given, otherwise embedded PGlite in `dataDir/pgdata`
+ * (or in memory when dataDir is null, for tests), and applies pending migrations.
+ */
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string | null }): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  return openPglite(options.dataDir);
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  await migratePg(drizzlePg(pool), { migrationsFolder });
+  return {
+    db,
+    kind: "postgres",
+    async sizeBytes() {
+      const result = await pool.query<{ size: string }>("select pg_database_size(current_database()) as size");
+      return Number(result.rows[0]?.size ?? 0);
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dataDir: string | null): Promise<Database> {
+  let releaseLock = () => {};
+  let pgDir: string | undefined;
+  if (dataDir) {
+    pgDir = path.join(dataDir, "pgdata");
+    fs.mkdirSync(pgDir, { recursive: true });
+    releaseLock = acquireDirectoryLock(pgDir);
+  }
+  try {
+    const client = await PGlite.create(pgDir ? { dataDir: pgDir } : {});
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    await migratePglite(drizzlePglite(client), { migrationsFolder });
+    return {
+      db,
+      kind: "pglite",
+      async sizeBytes() {
+        if (!pgDir) {
+          const result = await client.query<{ size: string }>("select pg_database_size(current_database()) as size");
+          return Number(result.rows[0]?.size ?? 0);
+        }
+        return directorySize(pgDir);
+      },
+      async close() {
+        await client.close();
+        releaseLock();
+      },
+    };
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}
+
+export function directorySize(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += fs.statSync(path.join(entry.parentPath, entry.name)).size;
+  }
+  return total;
+}

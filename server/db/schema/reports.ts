@@ -1,0 +1,76 @@
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from "drizzle-orm/pg-core";
+import { clinics } from "./clinics";
+import { id } from "./columns";
+
+export const reports = pgTable(
+  "reports",
+  {
+    id: id(),
+    clinicId: integer("clinic_id")
+      .notNull()
+      .references(() => clinics.id, { onDelete: "cascade" }),
+    worksheetId: integer("worksheet_id"),
+    digitalWorksheetId: integer("digital_worksheet_id"),
+    patientName: varchar("patient_name", { length: 255 }).notNull(),
+    patientDob: date("patient_dob", { mode: "string" }),
+    examDate: date("exam_date", { mode: "string" }),
+    studyType: varchar("study_type", { length: 100 }).notNull(),
+    indication: text("indication").notNull(),
+    findings: text("findings").notNull(),
+    impression: text("impression").notNull(),
+    /** The engine's machine-readable grades and the warnings shown to the clinician. */
+    conclusions: jsonb("conclusions").notNull().default([]),
+    warnings: jsonb("warnings").$type<string[]>().notNull().default([]),
+    physicianId: integer("physician_id"),
+    sonographerId: integer("sonographer_id"),
+    templateId: integer("template_id"),
+    logoUrl: varchar("logo_url", { length: 500 }),
+    isDraft: boolean("is_draft").notNull().default(true),
+    isFinalized: boolean("is_finalized").notNull().default(false),
+    finalizedAt: timestamp("finalized_at", { withTimezone: true }),
+    finalizedBy: varchar("finalized_by", { length: 64 }),
+    isAmended: boolean("is_amended").notNull().default(false),
+    amendedAt: timestamp("amended_at", { withTimezone: true }),
+    amendedBy: varchar("amended_by", { length: 64 }),
+    amendmentReason: text("amendment_reason"),
+    amendmentCount: integer("amendment_count").notNull().default(0),
+    createdBy: varchar("created_by", { length: 64 }),
+    generatedAt: timestamp("generated_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (t) => [index("reports_clinic_generated_idx").on(t.clinicId, t.generatedAt)],
+);
+
+/** Every saved state of a report; signed versions are never changed. */
+export const reportVersions = pgTable(
+  "report_versions",
+  {
+    id: id(),
+    clinicId: integer("clinic_id")
+      .notNull()
+      .references(() => clinics.id, { onDelete: "cascade" }),
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    versionNumber: integer("version_number").notNull(),
+    /** generated | edited | finalized | amended */
+    kind: varchar("kind", { length: 20 }).notNull(),
+    snapshot: jsonb("snapshot").notNull(),
+    reason: text("reason"),
+    createdBy: varchar("created_by", { length: 64 }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("report_versions_report_number_idx").on(t.reportId, t.versionNumber)],
+);

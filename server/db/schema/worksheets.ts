@@ -1,0 +1,62 @@
+import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, varchar } from "drizzle-orm/pg-core";
+import { storedFiles } from "./clinic-resources";
+import { clinics } from "./clinics";
+import { id, timestamps } from "./columns";
+
+export const worksheets = pgTable(
+  "worksheets",
+  {
+    id: id(),
+    clinicId: integer("clinic_id")
+      .notNull()
+      .references(() => clinics.id, { onDelete: "cascade" }),
+    filename: varchar("filename", { length: 255 }).notNull(),
+    originalName: varchar("original_name", { length: 255 }).notNull(),
+    fileUrl: varchar("file_url", { length: 500 }).notNull(),
+    fileId: integer("file_id")
+      .notNull()
+      .references(() => storedFiles.id),
+    /** First page as an image (what the clinician sees); PDFs are rasterised at upload. */
+    imageFileId: integer("image_file_id").references(() => storedFiles.id),
+    pageCount: integer("page_count").notNull().default(1),
+    uploadedBy: varchar("uploaded_by", { length: 64 }),
+    uploadedAt: timestamp("uploaded_at", { withTimezone: true }).notNull().defaultNow(),
+    patientName: varchar("patient_name", { length: 255 }),
+    patientDob: date("patient_dob", { mode: "string" }),
+    examDate: date("exam_date", { mode: "string" }),
+    scanType: varchar("scan_type", { length: 100 }),
+    ocrProcessed: boolean("ocr_processed").notNull().default(false),
+    /** pending | processing | completed | failed: a crash mid-OCR leaves "processing", which start-up turns into failed. */
+    ocrStatus: varchar("ocr_status", { length: 20 }).notNull().default("pending"),
+    ocrError: text("ocr_error"),
+    ocrResult: jsonb("ocr_result"),
+  },
+  (t) => [index("worksheets_clinic_idx").on(t.clinicId, t.uploadedAt)],
+);
+
+export const digitalWorksheets = pgTable(
+  "digital_worksheets",
+  {
+    id: id(),
+    clinicId: integer("clinic_id")
+      .notNull()
+      .references(() => clinics.id, { onDelete: "cascade" }),
+    templateId: integer("template_id"),
+    patientName: varchar("patient_name", { length: 255 }).notNull(),
+    patientDob: date("patient_dob", { mode: "string" }),
+    examDate: date("exam_date", { mode: "string" }).notNull(),
+    studyType: varchar("study_type", { length: 100 }),
+    /** Flattened drawing as an image data URL (the spec's field). */
+    drawingData: text("drawing_data").notNull().default(""),
+    annotations: text("annotations"),
+    drawingHistory: text("drawing_history"),
+    /** Versioned vector document (strokes and typed text); see domain/drawing. */
+    vectorData: jsonb("vector_data"),
+    userId: varchar("user_id", { length: 64 }).notNull(),
+    sonographerId: integer("sonographer_id"),
+    isDraft: boolean("is_draft").notNull().default(true),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [index("digital_worksheets_clinic_idx").on(t.clinicId)],
+);

@@ -1,0 +1,24 @@
+import { and, eq } from "drizzle-orm";
+import type { Queryable } from "../../db/client";
+import { storedFiles } from "../../db/schema";
+
+export async function insertStoredFile(db: Queryable, values: typeof storedFiles.$inferInsert) {
+  const [row] = await db.insert(storedFiles).values(values).returning();
+  return row!;
+}
+
+export function findClinicFile(db: Queryable, clinicId: number, id: number) {
+  return db
+    .select()
+    .from(storedFiles)
+    .where(and(eq(storedFiles.id, id), eq(storedFiles.clinicId, clinicId)))
+    .then((rows) => rows[0]);
+}
+
+export function findFile(db: Queryable, id: number) {
+  return db
+    .select()
+    .from(storedFiles)
+    .where(eq(storedFiles.id, id))
+    .then((rows) => rows[0]);
+}

@@ -1,0 +1,46 @@
+import type { Queryable } from "../../db/client";
+import type { FileStore } from "../../platform/file-store";
+import { findClinicFile, insertStoredFile } from "./files.repository";
+
+export type NewFile = {
+  clinicId: number | null;
+  kind: string;
+  data: Buffer;
+  mimeType: string;
+  originalName?: string;
+  createdBy?: string;
+};
+
+export const fileUrl = (id: number) => `/api/files/${id}`;
+
+/** Parses "/api/files/12" back to 12; anything else is not one of ours. */
+export function fileIdFromUrl(url: string | null | undefined): number | null {
+  const match = url?.match(/^\/api\/files\/(\d+)$/);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * Encrypts the bytes into the store, then records them. The bytes are written first: a crash in
+ * between leaves an unreferenced file (swept later), never a row that points at nothing.
+ */
+export async function saveFile(db: Queryable, store: FileStore, file: NewFile) {
+  const stored = await store.put(file.data);
+  const row = await insertStoredFile(db, {
+    clinicId: file.clinicId,
+    kind: file.kind,
+    storageKey: stored.storageKey,
+    mimeType: file.mimeType,
+    byteSize: stored.byteSize,
+    sha256: stored.sha256,
+    originalName: file.originalName,
+    createdBy: file.createdBy,
+  });
+  return { ...row, url: fileUrl(row.id) };
+}
+
+/** A clinic's file, or undefined for a file of another clinic (callers answer 404). */
+export async function readClinicFile(db: Queryable, store: FileStore, clinicId: number, id: number) {
+  const row = await findClinicFile(db, clinicId, id);
+  if (!row) return undefined;
+  return { row, data: await store.get(row.storageKey) };
+}

@@ -1,0 +1,32 @@
+import { ConfigError, loadConfig } from "./config";
+import { DirectoryLockedError } from "./db/directory-lock";
+import { startRuntime } from "./server-runtime";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const runtime = await startRuntime(config);
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    runtime.deps.logger.info({ signal }, "shutting down");
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  const address = await runtime.app.listen({ port: config.port, host: config.host });
+  const shown = config.publicUrl ?? address.replace("127.0.0.1", "localhost");
+  const storage = config.databaseUrl ? "PostgreSQL" : `embedded PostgreSQL in ${config.dataDir}`;
+  process.stdout.write(`\nSonoscribe is running at ${shown} (data: ${storage})\n\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DirectoryLockedError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Sonoscribe could not start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { AppError, type ErrorBody, type ErrorCode, errorStatus } from "../../domain/errors";
+
+const statusCodes = new Map<number, ErrorCode>(
+  Object.entries(errorStatus)
+    .reverse()
+    .map(([code, status]) => [status, code as ErrorCode]),
+);
+
+/**
+ * One error model: AppError(code, message) -> { error, code, requestId }. Client mistakes name the bad
+ * field; anything unexpected is logged in full and answered with a generic 500, never a stack trace.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const requestId = request.id;
+    if (error instanceof AppError) {
+      const body: ErrorBody = { error: error.message, code: error.code, requestId, field: error.field };
+      return reply.status(errorStatus[error.code]).send(body);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const field = first?.instancePath.replace(/^\//, "").replaceAll("/", ".") || undefined;
+      const where = error.validationContext === "body" ? "" : `${error.validationContext} `;
+      const message = `Invalid ${where}${field ?? "request"}: ${first?.message ?? "invalid value"}`;
+      return reply
+        .status(400)
+        .send({ error: message, code: "VALIDATION_FAILED", requestId, field } satisfies ErrorBody);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = statusCodes.get(status) ?? "BAD_REQUEST";
+      return reply.status(status).send({ error: clientMessage(error), code, requestId } satisfies ErrorBody);
+    }
+    request.log.error({ err: error }, "request failed");
+    return reply.status(500).send({ error: "Internal server error", code: "INTERNAL", requestId } satisfies ErrorBody);
+  });
+}
+
+function clientMessage(error: FastifyError): string {
+  switch (error.code) {
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return "The request body is not valid JSON";
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+    case "FST_REQ_FILE_TOO_LARGE":
+      return "The request is too large";
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return "Unsupported content type";
+    default:
+      return error.message;
+  }
+}

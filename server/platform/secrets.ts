@@ -1,0 +1,27 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+export type Secrets = { sessionSecret: string; fileKey: Buffer };
+
+/**
+ * Secrets come from the environment or, in embedded mode, from DATA_DIR/secrets/ where they are generated
+ * once with mode 0600. There are no literal defaults: a fresh data directory gets fresh keys.
+ */
+export function loadSecrets(dataDir: string, given: { sessionSecret?: string; fileEncryptionKey?: string }): Secrets {
+  const sessionSecret =
+    given.sessionSecret ?? readOrCreate(dataDir, "session-secret", () => randomBytes(32).toString("hex"));
+  const fileKeyHex =
+    given.fileEncryptionKey ?? readOrCreate(dataDir, "file-encryption-key", () => randomBytes(32).toString("hex"));
+  return { sessionSecret, fileKey: Buffer.from(fileKeyHex, "hex") };
+}
+
+function readOrCreate(dataDir: string, name: string, create: () => string): string {
+  const dir = path.join(dataDir, "secrets");
+  const file = path.join(dir, name);
+  if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const value = create();
+  fs.writeFileSync(file, `${value}\n`, { mode: 0o600, flag: "wx" });
+  return value;
+}

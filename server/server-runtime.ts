@@ -1,0 +1,31 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { type AppDeps, buildApp, defaultDeps } from "./app";
+import type { Config } from "./config";
+import { type Database, openDatabase } from "./db/client";
+import { FileStore } from "./platform/file-store";
+import { loadSecrets } from "./platform/secrets";
+
+export type Runtime = { app: FastifyInstance; deps: AppDeps; close(): Promise<void> };
+
+/** Opens everything the server needs from a config; used by main and by tools that need the full app. */
+export async function startRuntime(config: Config): Promise<Runtime> {
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const secrets = loadSecrets(config.dataDir, {
+    sessionSecret: config.sessionSecret,
+    fileEncryptionKey: config.fileEncryptionKey,
+  });
+  const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const fileStore = new FileStore(path.join(config.dataDir, "files"), secrets.fileKey);
+  const deps = defaultDeps({ config, database, fileStore });
+  const app = await buildApp(deps);
+  return {
+    app,
+    deps,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

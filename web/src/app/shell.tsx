@@ -1,0 +1,76 @@
+import { FileText, LayoutTemplate, LogOut, PenTool, Shield, Stethoscope, Upload } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link, useLocation } from "wouter";
+import type { CurrentUser } from "../../../domain/contracts/auth";
+import { ProfileMenu } from "../features/auth/profile-menu";
+import { displayName } from "../features/auth/use-auth";
+import { cn } from "../lib/cn";
+import { BrandMark } from "./brand-mark";
+
+const tabs = [
+  { path: "/", label: "Upload", icon: Upload },
+  { path: "/draw", label: "Draw", icon: PenTool },
+  { path: "/templates", label: "Templates", icon: LayoutTemplate },
+  { path: "/reports", label: "Reports", icon: FileText },
+  { path: "/physicians", label: "Clinic", icon: Stethoscope },
+];
+
+export function Shell({ user, children }: { user: CurrentUser; children: ReactNode }) {
+  const [location] = useLocation();
+  const visibleTabs = user.isPlatformAdmin ? [...tabs, { path: "/admin", label: "Admin Panel", icon: Shield }] : tabs;
+  return (
+    <div className="min-h-screen">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+          <Link href="/" className="flex items-center gap-2 font-semibold text-slate-900">
+            <BrandMark />
+            <span>Sonoscribe</span>
+            <span className="hidden text-sm font-normal text-slate-600 sm:inline">{user.clinicName ?? ""}</span>
+          </Link>
+          <nav aria-label="Main" className="order-3 -mx-1 flex w-full gap-1 overflow-x-auto lg:order-none lg:w-auto">
+            {visibleTabs.map((tab) => {
+              const active = tab.path === "/" ? location === "/" : location.startsWith(tab.path);
+              return (
+                <Link
+                  key={tab.path}
+                  href={tab.path}
+                  aria-current={active ? "page" : undefined}
+                  className={cn(
+                    "flex shrink-0 items-center gap-1.5 rounded-md px-3 py-2 text-sm font-medium",
+                    active ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100",
+                  )}
+                >
+                  <tab.icon className="h-4 w-4" aria-hidden />
+                  {tab.label}
+                </Link>
+              );
+            })}
+          </nav>
+          <div className="ml-auto flex items-center gap-3">
+            <div className="text-right leading-tight">
+              <div className="text-sm font-medium text-slate-900">{displayName(user)}</div>
+              <div className="text-xs text-slate-600">{user.email}</div>
+            </div>
+            <ProfileMenu user={user} />
+            <a
+              href="/api/logout"
+              className="inline-flex h-9 items-center gap-1.5 rounded-md border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-100"
+            >
+              <LogOut className="h-4 w-4" aria-hidden />
+              Log out
+            </a>
+          </div>
+        </div>
+      </header>
+      <main id="main" className="mx-auto max-w-7xl px-4 py-6">
+        {children}
+      </main>
+    </div>
+  );
+}

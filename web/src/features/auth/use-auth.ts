@@ -1,0 +1,15 @@
+import { useQuery } from "@tanstack/react-query";
+import type { CurrentUser } from "../../../../domain/contracts/auth";
+import { getQueryFn } from "../../lib/api";
+
+/** The signed-in user, or null; a 401 is an answer here, not an error. */
+export function useAuth() {
+  const { data, isLoading } = useQuery<CurrentUser | null>({
+    queryKey: ["/api/auth/user"],
+    queryFn: getQueryFn({ on401: "returnNull" }),
+  });
+  return { user: data ?? null, isLoading, isAuthenticated: Boolean(data) };
+}
+
+export const displayName = (user: Pick<CurrentUser, "firstName" | "lastName" | "email">) =>
+  [user.firstName, user.lastName].filter(Boolean).join(" ") || user.email;
