@@ -1,0 +1,163 @@
+/**
+ * OCR benchmark over fixtures/worksheets: per-field exact match, measurement recall and precision, seconds per page
+ * and peak memory, for the clean printed half and the photo + handwriting half.
+ *
+ *   npm run -s bench:ocr                       all 40 worksheets
+ *   npm run -s bench:ocr -- --limit 5          the first 5 of each half
+ *   npm run -s bench:ocr -- --half noisy -v    one half, listing every miss
+ *
+ * Runs the pipeline in this process (the same code the OCR child runs) so that peak RSS is the pipeline's own.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { OcrResult } from "../domain/contracts/ocr";
+import { loadWorksheetPages } from "../server/ocr/load-worksheet-pages";
+import { readWorksheet } from "../server/ocr/read-worksheet";
+import { columnFromHeader, siteFromLabel } from "../server/ocr/worksheet-vocabulary";
+
+type Truth = {
+  id: string;
+  level: "clean" | "noisy";
+  files: { image: string; pdf: string | null };
+  patientNameTokens: string[];
+  patientDob: string;
+  examDate: string;
+  measurements: { vessel: string; side: "R" | "L"; param: string; value: number; unit: string }[];
+};
+
+const { values: args } = parseArgs({
+  options: {
+    dir: { type: "string", default: "fixtures/worksheets" },
+    limit: { type: "string" },
+    half: { type: "string" },
+    pdf: { type: "boolean", default: false },
+    verbose: { type: "boolean", short: "v", default: false },
+    "min-confidence": { type: "string", default: "0.5" },
+  },
+});
+const minConfidence = Number(args["min-confidence"]);
+
+const tokens = (name: string) =>
+  name
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean)
+    .sort()
+    .join(" ");
+
+/** The ground truth in the codes the pipeline emits (reflux seconds become ms, as the criteria want). */
+function expectedMeasurements(t: Truth): string[] {
+  return t.measurements.map((m) => {
+    const side = m.side === "R" ? "right" : "left";
+    const column = columnFromHeader(`${m.side === "R" ? "Rt" : "Lt"} ${m.param} ${m.unit}`);
+    const site = siteFromLabel(m.vessel) ?? `?${m.vessel}`;
+    const value = column?.parameter === "REFLUX_MS" && m.unit === "s" ? Math.round(m.value * 1000) : m.value;
+    return `${site}|${side}|${column?.parameter ?? m.param}|${value}`;
+  });
+}
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
+};
+const pct = (n: number, d: number) => (d === 0 ? "n/a" : `${((100 * n) / d).toFixed(1)} %`);
+
+type Tally = {
+  docs: number;
+  name: number;
+  dob: number;
+  exam: number;
+  scan: number;
+  expected: number;
+  emitted: number;
+  correct: number;
+  emittedConfident: number;
+  correctConfident: number;
+  seconds: number[];
+};
+const newTally = (): Tally => ({
+  docs: 0,
+  name: 0,
+  dob: 0,
+  exam: 0,
+  scan: 0,
+  expected: 0,
+  emitted: 0,
+  correct: 0,
+  emittedConfident: 0,
+  correctConfident: 0,
+  seconds: [],
+});
+
+async function main() {
+  const dir = path.resolve(args.dir!);
+  const manifest = JSON.parse(await readFile(path.join(dir, "manifest.json"), "utf8")) as {
+    documents: { groundTruth: string; level: string }[];
+  };
+  const limit = args.limit ? Number(args.limit) : Number.POSITIVE_INFINITY;
+  const tallies: Record<string, Tally> = { clean: newTally(), noisy: newTally() };
+  const counts: Record<string, number> = { clean: 0, noisy: 0 };
+  const now = new Date();
+  for (const doc of manifest.documents) {
+    if (args.half && doc.level !== args.half) continue;
+    counts[doc.level] = (counts[doc.level] ?? 0) + 1;
+    if (counts[doc.level]! > limit) continue;
+    const truth = JSON.parse(await readFile(path.join(dir, doc.groundTruth), "utf8")) as Truth;
+    const file = args.pdf && truth.files.pdf ? truth.files.pdf : truth.files.image;
+    const started = performance.now();
+    const pages = await loadWorksheetPages(await readFile(path.join(dir, file)));
+    const result: OcrResult = await readWorksheet(pages, now);
+    const seconds = (performance.now() - started) / 1000 / Math.max(1, pages.length);
+    const tally = tallies[truth.level]!;
+    tally.docs++;
+    tally.seconds.push(seconds);
+    const nameOk = tokens(result.patientName ?? "") === tokens(truth.patientNameTokens.join(" "));
+    const dobOk = result.patientDob === truth.patientDob;
+    const examOk = result.examDate === truth.examDate;
+    const scanOk =
+      result.scanType === (truth.measurements[0]?.param === "PSV" ? "Carotid Duplex" : "Lower Limb Venous");
+    tally.name += Number(nameOk);
+    tally.dob += Number(dobOk);
+    tally.exam += Number(examOk);
+    tally.scan += Number(scanOk);
+    const expected = new Set(expectedMeasurements(truth));
+    const misses: string[] = [];
+    tally.expected += expected.size;
+    for (const m of result.measurements) {
+      const key = `${m.site}|${m.side}|${m.parameter}|${m.value}`;
+      const ok = expected.has(key);
+      tally.emitted++;
+      tally.correct += Number(ok);
+      if (m.confidence >= minConfidence) {
+        tally.emittedConfident++;
+        tally.correctConfident += Number(ok);
+      }
+      if (ok) expected.delete(key);
+      else misses.push(`wrong ${key} (read "${m.text}", conf ${m.confidence})`);
+    }
+    for (const key of expected) misses.push(`missed ${key}`);
+    process.stderr.write(
+      `${truth.id} ${seconds.toFixed(2)} s name:${nameOk ? "ok" : `"${result.patientName}"`} dob:${dobOk ? "ok" : result.patientDob} exam:${examOk ? "ok" : result.examDate} measurements ${result.measurements.length - misses.filter((m) => m.startsWith("wrong")).length}/${expectedMeasurements(truth).length}\n`,
+    );
+    if (args.verbose) for (const miss of misses) process.stderr.write(`    ${miss}\n`);
+  }
+  const peakMb = process.resourceUsage().maxRSS / 1024;
+  const rows = Object.entries(tallies).filter(([, t]) => t.docs > 0);
+  const lines = [
+    "| half | docs | name | DOB | exam date | scan type | meas. recall | meas. precision | precision at conf >= " +
+      `${minConfidence} (recall) | p50 s/page | p95 s/page |`,
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...rows.map(
+      ([half, t]) =>
+        `| ${half} | ${t.docs} | ${pct(t.name, t.docs)} | ${pct(t.dob, t.docs)} | ${pct(t.exam, t.docs)} | ${pct(t.scan, t.docs)} | ` +
+        `${pct(t.correct, t.expected)} | ${pct(t.correct, t.emitted)} | ${pct(t.correctConfident, t.emittedConfident)} ` +
+        `(${pct(t.correctConfident, t.expected)}) | ${quantile(t.seconds, 0.5).toFixed(2)} | ${quantile(t.seconds, 0.95).toFixed(2)} |`,
+    ),
+    "",
+    `Peak RSS: ${peakMb.toFixed(0)} MB · node ${process.version} · ${new Date().toISOString().slice(0, 10)}`,
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+await main();

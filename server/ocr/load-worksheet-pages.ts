@@ -1,0 +1,15 @@
+import { detectFileKind } from "./detect-file-kind";
+import { normalizeImage } from "./normalize-image";
+import { OcrInputError } from "./ocr-input-error";
+import { rasterizePdf } from "./rasterize-pdf";
+
+/** Turns an uploaded file into page images: a PDF is rasterised page by page, an image is set upright. */
+export async function loadWorksheetPages(file: Buffer): Promise<Buffer[]> {
+  if (file.length === 0) throw new OcrInputError("empty", "The file is empty.");
+  const kind = detectFileKind(file);
+  if (kind === null) {
+    throw new OcrInputError("unsupported_type", "The file is not a JPG, PNG, GIF, WebP or PDF document.");
+  }
+  if (kind === "pdf") return rasterizePdf(file);
+  return [await normalizeImage(file)];
+}

@@ -1,0 +1,32 @@
+/**
+ * Entry of an OCR child process. Models and pdf.js live here, not in the web server: their native code and
+ * their memory (hundreds of MB while a page is read) stay out of the server, and a crash costs one job.
+ */
+import { loadWorksheetPages } from "./load-worksheet-pages";
+import { OcrInputError } from "./ocr-input-error";
+import type { OcrReply, OcrRequest } from "./ocr-protocol";
+import { readWorksheet } from "./read-worksheet";
+
+const send = (reply: OcrReply) => process.send?.(reply);
+
+process.on("message", async (request: OcrRequest) => {
+  try {
+    if (request.kind === "load") {
+      const pages = await loadWorksheetPages(Buffer.from(request.file));
+      send({ id: request.id, ok: true, pages });
+    } else {
+      const pages = request.pages.map((p) => Buffer.from(p));
+      send({ id: request.id, ok: true, result: await readWorksheet(pages, new Date(request.now)) });
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    send({
+      id: request.id,
+      ok: false,
+      error: { message, inputReason: error instanceof OcrInputError ? error.reason : undefined },
+    });
+  }
+});
+
+// The parent going away (crash, kill -9) must not leave an orphan holding the models.
+process.on("disconnect", () => process.exit(0));

@@ -1,0 +1,19 @@
+/** Why a file cannot be read as a worksheet; the upload route maps every reason to a 4xx. */
+export type OcrInputReason =
+  | "empty"
+  | "unsupported_type"
+  | "corrupt_image"
+  | "corrupt_pdf"
+  | "encrypted_pdf"
+  | "no_pages";
+
+/** A file that is not a readable worksheet (as opposed to a failure of the OCR machinery itself). */
+export class OcrInputError extends Error {
+  constructor(
+    readonly reason: OcrInputReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = "OcrInputError";
+  }
+}

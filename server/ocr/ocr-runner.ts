@@ -1,0 +1,133 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { OcrInputError } from "./ocr-input-error";
+import type { OcrJob, OcrReply, OcrRequest } from "./ocr-protocol";
+
+/** Two cores: one child with two inference threads is the fastest per page; more children only queue on CPU. */
+const POOL_SIZE = Math.max(1, Number(process.env.OCR_WORKERS) || 1);
+const JOB_TIMEOUT_MS = Number(process.env.OCR_TIMEOUT_MS) || 120_000;
+/** A child holds a few hundred MB once models are loaded; give it back when OCR has been idle for a while. */
+const IDLE_EXIT_MS = Number(process.env.OCR_IDLE_MS) || 120_000;
+
+type Job = {
+  request: OcrJob;
+  resolve: (reply: OcrReply & { ok: true }) => void;
+  reject: (e: Error) => void;
+};
+type Slot = { child: ChildProcess | null; busy: boolean; idleTimer?: NodeJS.Timeout };
+
+export class OcrFailure extends Error {
+  override name = "OcrFailure";
+}
+
+/** The child's entry next to this file: `.ts` under tsx (development, tests), `.js` once compiled. */
+function childEntry(): { path: string; execArgv: string[] } {
+  const self = fileURLToPath(import.meta.url);
+  const ts = self.endsWith(".ts");
+  return {
+    path: fileURLToPath(new URL(ts ? "./ocr-child.ts" : "./ocr-child.js", import.meta.url)),
+    execArgv: ts ? ["--import", "tsx"] : [],
+  };
+}
+
+/**
+ * A small pool of OCR child processes with a FIFO queue: safe to call concurrently from request handlers, one job
+ * per child at a time, children started on first use (never at server start) and stopped when idle.
+ */
+class OcrRunner {
+  private readonly slots: Slot[] = Array.from({ length: POOL_SIZE }, () => ({ child: null, busy: false }));
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+
+  run(request: OcrJob): Promise<OcrReply & { ok: true }> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (slot.busy || this.queue.length === 0) continue;
+      this.start(slot, this.queue.shift()!);
+    }
+  }
+
+  private spawn(slot: Slot): ChildProcess {
+    const entry = childEntry();
+    const child = fork(entry.path, [], {
+      execArgv: entry.execArgv,
+      serialization: "advanced",
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      env: { ...process.env, OCR_THREADS: process.env.OCR_THREADS ?? "2" },
+    });
+    child.on("exit", () => {
+      if (slot.child === child) slot.child = null;
+    });
+    slot.child = child;
+    return child;
+  }
+
+  private start(slot: Slot, job: Job): void {
+    slot.busy = true;
+    clearTimeout(slot.idleTimer);
+    const child = slot.child ?? this.spawn(slot);
+    const id = this.nextId++;
+    const finish = (outcome: () => void) => {
+      clearTimeout(timer);
+      child.off("message", onMessage);
+      child.off("exit", onExit);
+      slot.busy = false;
+      outcome();
+      slot.idleTimer = setTimeout(() => this.stop(slot), IDLE_EXIT_MS);
+      slot.idleTimer.unref();
+      this.pump();
+    };
+    const onMessage = (reply: OcrReply) => {
+      if (reply.id !== id) return;
+      finish(() => {
+        if (reply.ok) job.resolve(reply);
+        else if (reply.error.inputReason) job.reject(new OcrInputError(reply.error.inputReason, reply.error.message));
+        else job.reject(new OcrFailure(`OCR failed: ${reply.error.message}`));
+      });
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      finish(() => job.reject(new OcrFailure(`OCR process ended unexpectedly (${signal ?? `exit ${code}`})`)));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      // The exit handler rejects the job; say why first.
+      job.reject(new OcrFailure(`OCR took longer than ${JOB_TIMEOUT_MS / 1000} s and was stopped`));
+    }, JOB_TIMEOUT_MS);
+    child.on("message", onMessage);
+    child.on("exit", onExit);
+    child.send({ ...job.request, id } as OcrRequest);
+  }
+
+  private stop(slot: Slot): void {
+    if (slot.busy || !slot.child) return;
+    slot.child.disconnect();
+    slot.child = null;
+  }
+
+  /** Stops every child now (CLI exit, server shutdown, tests); queued jobs are rejected. */
+  async shutdown(): Promise<void> {
+    for (const job of this.queue.splice(0)) job.reject(new OcrFailure("OCR is shutting down"));
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        clearTimeout(slot.idleTimer);
+        const child = slot.child;
+        if (!child) return;
+        slot.child = null;
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill();
+        await exited;
+      }),
+    );
+  }
+}
+
+let runner: OcrRunner | undefined;
+export const ocrRunner = () => {
+  runner ??= new OcrRunner();
+  return runner;
+};

@@ -1,0 +1,70 @@
+import { OcrInputError } from "./ocr-input-error";
+
+/** Render scale: PDF points are 1/72 inch, so 200/72 gives 200 dpi, enough for handwriting at bounded size. */
+const RENDER_DPI = 200;
+const MAX_PAGES = 20;
+const MAX_SIDE = 2400;
+
+type NodeCanvas = { width: number; height: number; toBuffer(mime: "image/png"): Buffer };
+type PdfCanvasFactory = {
+  create(width: number, height: number): { canvas: NodeCanvas; context: CanvasRenderingContext2D };
+  destroy(pair: { canvas: NodeCanvas; context: CanvasRenderingContext2D }): void;
+};
+type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
+let pdfjs: Promise<PdfJs> | undefined;
+// Imported lazily: pdf.js is large and most callers (images) never need it.
+const loadPdfJs = () => {
+  pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs");
+  return pdfjs;
+};
+
+/** Renders every page of a PDF to a PNG buffer (white background, about 200 dpi, bounded size). */
+export async function rasterizePdf(file: Buffer): Promise<Buffer[]> {
+  const { getDocument } = await loadPdfJs();
+  const task = getDocument({
+    data: new Uint8Array(file),
+    isEvalSupported: false,
+    useSystemFonts: false,
+    stopAtErrors: true,
+    verbosity: 0,
+  });
+  let doc: Awaited<typeof task.promise>;
+  try {
+    doc = await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => {});
+    // pdf.js signals a password (encrypted document) with an exception named PasswordException.
+    if ((error as { name?: string })?.name === "PasswordException") {
+      throw new OcrInputError("encrypted_pdf", "The PDF is password-protected; upload an unprotected copy.");
+    }
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new OcrInputError("corrupt_pdf", `The PDF could not be read (damaged or incomplete file): ${detail}`);
+  }
+  try {
+    if (doc.numPages < 1) throw new OcrInputError("no_pages", "The PDF has no pages.");
+    const pages: Buffer[] = [];
+    // pdf.js must draw on a canvas from the same @napi-rs/canvas build it loaded itself (its nested copy):
+    // mixing DOMMatrix/Path2D objects of two native builds crashes the process.
+    const canvasFactory = doc.canvasFactory as PdfCanvasFactory;
+    for (let n = 1; n <= Math.min(doc.numPages, MAX_PAGES); n++) {
+      const page = await doc.getPage(n);
+      const base = page.getViewport({ scale: 1 });
+      const scale = Math.min(RENDER_DPI / 72, MAX_SIDE / Math.max(base.width, base.height));
+      const viewport = page.getViewport({ scale });
+      const { canvas, context } = canvasFactory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+      context.fillStyle = "#ffffff";
+      context.fillRect(0, 0, canvas.width, canvas.height);
+      await page.render({ canvas: canvas as unknown as HTMLCanvasElement, canvasContext: context, viewport }).promise;
+      pages.push(canvas.toBuffer("image/png"));
+      canvasFactory.destroy({ canvas, context });
+      page.cleanup();
+    }
+    return pages;
+  } catch (error) {
+    if (error instanceof OcrInputError) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new OcrInputError("corrupt_pdf", `The PDF could not be rendered: ${detail}`);
+  } finally {
+    await doc.destroy();
+  }
+}
