@@ -1,0 +1,45 @@
+import { gradePhrase } from "../grade-phrases";
+import { findingsAt, hasDataAt } from "../study-facts";
+import { observationPhrases } from "../value-format";
+import type { GradeOf, ObservationFinding } from "../vocabulary";
+import { emptyOutput, type GradeContext, type GraderOutput, vesselSite } from "./grader-types";
+
+type VertebralGrade = GradeOf<"vertebral_flow">;
+
+/** Most severe first: when observations conflict the worse one grades (and a warning says so). */
+const rules: readonly { findings: readonly ObservationFinding[]; grade: VertebralGrade }[] = [
+  { findings: ["no_flow", "occluded"], grade: "absent" },
+  { findings: ["retrograde"], grade: "retrograde" },
+  { findings: ["to_and_fro"], grade: "partial_steal" },
+  { findings: ["antegrade"], grade: "antegrade" },
+];
+
+export function gradeVertebral({ facts, criteria, profile }: GradeContext): GraderOutput {
+  const out = emptyOutput();
+  const required = profile.keyVessels.includes("VA") && profile.graders[0] === "vertebral";
+  for (const side of ["right", "left"] as const) {
+    const seen = findingsAt(facts, "VA", side);
+    const rule = rules.find((r) => r.findings.some((f) => seen.has(f)));
+    if (!rule) {
+      if (hasDataAt(facts, "VA", side)) {
+        out.notes.push({ site: vesselSite("VA"), side, phrase: "flow direction not assessed" });
+      } else if (required) {
+        out.notes.push({ site: vesselSite("VA"), side, phrase: "not assessed" });
+      }
+      continue;
+    }
+    const used = rule.findings.filter((f) => seen.has(f)).map((f) => observationPhrases[f]);
+    out.conclusions.push({
+      conclusion: {
+        site: "VA",
+        side,
+        category: "vertebral_flow",
+        grade: rule.grade,
+        basis: `${criteria.vertebral.source}: ${used.join(", ")}`,
+      },
+      site: vesselSite("VA"),
+      phrase: gradePhrase("vertebral_flow", rule.grade),
+    });
+  }
+  return out;
+}

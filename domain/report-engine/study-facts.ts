@@ -1,0 +1,288 @@
+import type { Study } from "../contracts/study";
+import type { ScanProfile } from "./scan-profiles";
+import { formatMeasurement, joinWords, observationPhrases } from "./value-format";
+import {
+  type BaseSiteCode,
+  midlineSites,
+  type ObservationFinding,
+  type Parameter,
+  type ParsedSite,
+  parameterUnits,
+  parseSiteCode,
+  type Side,
+  sideOptionalSites,
+  siteLabel,
+} from "./vocabulary";
+
+// Turns a study into the facts the graders read: site codes parsed, sides settled, and every
+// measurement that cannot be used set aside with a warning that says why, instead of being guessed at.
+
+export interface MeasurementFact {
+  site: ParsedSite;
+  side: Side | null;
+  parameter: Parameter;
+  value: number;
+}
+
+export interface ObservationFact {
+  site: ParsedSite;
+  side: Side | null;
+  finding: ObservationFinding;
+}
+
+export interface StudyFacts {
+  measurements: readonly MeasurementFact[];
+  observations: readonly ObservationFact[];
+}
+
+const limbArteryCodes: readonly BaseSiteCode[] = [
+  "CIA",
+  "EIA",
+  "CFA",
+  "PFA",
+  "SFA",
+  "POPA",
+  "TPT",
+  "ATA",
+  "PTA",
+  "PERA",
+  "DPA",
+  "SCA",
+  "AXA",
+  "BA_ARM",
+  "RADA",
+  "ULNA",
+  "AVF_ARTERY",
+  "AVF_ANAST",
+  "AVF_VEIN",
+];
+
+/** Ratios and indices only mean something at the sites they are defined for. */
+const parameterSites: Partial<Record<Parameter, readonly BaseSiteCode[]>> = {
+  ABI: ["ANKLE"],
+  RATIO_ICA_CCA: ["ICA"],
+  RAR: ["RA"],
+  LINDEGAARD: ["MCA"],
+  EXTENSION_PCT: ["SFJ", "SPJ"],
+  PSVR: limbArteryCodes,
+};
+
+const contradictions: readonly (readonly [ObservationFinding, ObservationFinding])[] = [
+  ["plaque", "no_plaque"],
+  ["compressible", "non_compressible"],
+  ["compressible", "thrombus"],
+  ["compressible", "occluded"],
+  ["antegrade", "retrograde"],
+  ["antegrade", "to_and_fro"],
+  ["retrograde", "to_and_fro"],
+  ["antegrade", "no_flow"],
+  ["retrograde", "no_flow"],
+  ["to_and_fro", "no_flow"],
+  ["antegrade", "occluded"],
+  ["retrograde", "occluded"],
+  ["to_and_fro", "occluded"],
+  ["near_occlusion", "occluded"],
+  ["near_occlusion", "no_flow"],
+  ["triphasic", "biphasic"],
+  ["triphasic", "monophasic"],
+  ["biphasic", "monophasic"],
+  ["triphasic", "dampened"],
+  ["phasic_flow", "continuous_flow"],
+  ["spontaneous_flow", "no_flow"],
+];
+
+const unitAliases: Record<string, string> = {
+  "cm/sec": "cm/s",
+  "cms-1": "cm/s",
+  msec: "ms",
+  "ml/mn": "ml/min",
+  percent: "%",
+};
+
+function normaliseUnit(unit: string): string {
+  const compact = unit.replace(/\s+/g, "").toLowerCase();
+  return unitAliases[compact] ?? compact;
+}
+
+function unitFits(parameter: Parameter, unit: string | null | undefined): boolean {
+  if (unit === null || unit === undefined || unit.trim() === "") return true;
+  const expected = parameterUnits[parameter];
+  const given = normaliseUnit(unit);
+  if (expected === null) return given === "" || given === "ratio" || given === "-";
+  return given === expected.toLowerCase();
+}
+
+function describeRaw(site: string, side: Side | null | undefined): string {
+  const parsed = parseSiteCode(site);
+  if (!parsed) return site;
+  return siteLabel(parsed, midlineSites.has(parsed.base) ? null : (side ?? null));
+}
+
+interface SettledSite {
+  site: ParsedSite;
+  side: Side | null;
+}
+
+function settleSite(
+  rawSite: string,
+  rawSide: Side | null | undefined,
+  what: string,
+  profile: ScanProfile,
+  scanType: string,
+  warnings: string[],
+): SettledSite | null {
+  const site = parseSiteCode(rawSite);
+  if (!site) {
+    warnings.push(`${what} at unknown site ${JSON.stringify(rawSite)} was not used.`);
+    return null;
+  }
+  if (!profile.sites.includes(site.base)) {
+    warnings.push(
+      `${what} at the ${describeRaw(rawSite, rawSide)} does not belong to a ${scanType} study and was not used.`,
+    );
+    return null;
+  }
+  if (midlineSites.has(site.base)) return { site, side: null };
+  if (!rawSide && !sideOptionalSites.has(site.base)) {
+    warnings.push(`${what} at the ${siteLabel(site, null)} has no side (right or left) and was not used.`);
+    return null;
+  }
+  return { site, side: rawSide ?? null };
+}
+
+export function collectFacts(study: Study, profile: ScanProfile): { facts: StudyFacts; warnings: string[] } {
+  const warnings: string[] = [];
+  const measurements: MeasurementFact[] = [];
+  const observations: ObservationFact[] = [];
+
+  for (const m of study.measurements) {
+    const what = `${formatMeasurement(m.parameter, [m.value])}`;
+    if (typeof m.value !== "number" || !Number.isFinite(m.value)) {
+      warnings.push(`${m.parameter} at ${m.site} has no numeric value and was not used.`);
+      continue;
+    }
+    if (!unitFits(m.parameter, m.unit)) {
+      const expected = parameterUnits[m.parameter] ?? "no unit";
+      warnings.push(
+        `${m.parameter} ${m.value} at the ${describeRaw(m.site, m.side)} is in ${JSON.stringify(m.unit)}, not ${expected}, and was not used.`,
+      );
+      continue;
+    }
+    const settled = settleSite(m.site, m.side, what, profile, study.scanType, warnings);
+    if (!settled) continue;
+    const allowed = parameterSites[m.parameter];
+    const ankleOnlyAbi = settled.site.base === "ANKLE" && m.parameter !== "ABI";
+    if ((allowed && !allowed.includes(settled.site.base)) || ankleOnlyAbi) {
+      warnings.push(
+        `${what} at the ${siteLabel(settled.site, settled.side)} is not a valid site for ${m.parameter} and was not used.`,
+      );
+      continue;
+    }
+    measurements.push({ ...settled, parameter: m.parameter, value: m.value });
+  }
+
+  for (const o of study.observations) {
+    const what = `Observation "${observationPhrases[o.finding] ?? o.finding}"`;
+    const settled = settleSite(o.site, o.side, what, profile, study.scanType, warnings);
+    if (settled) observations.push({ ...settled, finding: o.finding });
+  }
+
+  warnings.push(...duplicateWarnings(measurements), ...contradictionWarnings(observations));
+  if (measurements.length === 0 && observations.length === 0) {
+    warnings.push("The study has no usable measurements or observations, so nothing could be graded.");
+  }
+  return { facts: { measurements, observations }, warnings };
+}
+
+const keyOf = (site: ParsedSite, side: Side | null) => `${side ?? "-"}|${site.code}`;
+
+function duplicateWarnings(measurements: readonly MeasurementFact[]): string[] {
+  const groups = new Map<string, MeasurementFact[]>();
+  for (const m of measurements) {
+    const key = `${keyOf(m.site, m.side)}|${m.parameter}`;
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  const warnings: string[] = [];
+  for (const group of groups.values()) {
+    const values = [...new Set(group.map((m) => m.value))];
+    const first = group[0];
+    if (first && values.length > 1) {
+      warnings.push(
+        `Different values were recorded for the ${siteLabel(first.site, first.side)}: ${formatMeasurement(first.parameter, values)}. Check which one is right.`,
+      );
+    }
+  }
+  return warnings;
+}
+
+function contradictionWarnings(observations: readonly ObservationFact[]): string[] {
+  const bySite = new Map<string, { fact: ObservationFact; findings: Set<ObservationFinding> }>();
+  for (const o of observations) {
+    const key = keyOf(o.site, o.side);
+    const entry = bySite.get(key) ?? { fact: o, findings: new Set<ObservationFinding>() };
+    entry.findings.add(o.finding);
+    bySite.set(key, entry);
+  }
+  const warnings: string[] = [];
+  for (const { fact, findings } of bySite.values()) {
+    const clashes = contradictions.filter(([a, b]) => findings.has(a) && findings.has(b));
+    for (const [a, b] of clashes) {
+      warnings.push(
+        `Conflicting observations at the ${siteLabel(fact.site, fact.side)}: ${joinWords([observationPhrases[a], observationPhrases[b]])}. The more severe finding was used for grading.`,
+      );
+    }
+  }
+  return warnings;
+}
+
+// Queries the graders use. A null `side` asks for midline (or side-less) facts.
+
+export function measurementsAt(
+  facts: StudyFacts,
+  base: BaseSiteCode,
+  side: Side | null,
+  parameter: Parameter,
+): MeasurementFact[] {
+  return facts.measurements.filter((m) => m.site.base === base && m.side === side && m.parameter === parameter);
+}
+
+export function highestAt(
+  facts: StudyFacts,
+  base: BaseSiteCode,
+  side: Side | null,
+  parameter: Parameter,
+): MeasurementFact | null {
+  return pickBy(measurementsAt(facts, base, side, parameter), (a, b) => a.value > b.value);
+}
+
+export function lowestAt(
+  facts: StudyFacts,
+  base: BaseSiteCode,
+  side: Side | null,
+  parameter: Parameter,
+): MeasurementFact | null {
+  return pickBy(measurementsAt(facts, base, side, parameter), (a, b) => a.value < b.value);
+}
+
+function pickBy(list: readonly MeasurementFact[], better: (a: MeasurementFact, b: MeasurementFact) => boolean) {
+  let best: MeasurementFact | null = null;
+  for (const m of list) if (!best || better(m, best)) best = m;
+  return best;
+}
+
+export function findingsAt(facts: StudyFacts, base: BaseSiteCode, side: Side | null): Set<ObservationFinding> {
+  return new Set(facts.observations.filter((o) => o.site.base === base && o.side === side).map((o) => o.finding));
+}
+
+export function hasDataAt(facts: StudyFacts, base: BaseSiteCode, side: Side | null): boolean {
+  return (
+    facts.measurements.some((m) => m.site.base === base && m.side === side) ||
+    facts.observations.some((o) => o.site.base === base && o.side === side)
+  );
+}
+
+/** The sides with any usable fact, right first. */
+export function sidesWithData(facts: StudyFacts): Side[] {
+  const present = new Set([...facts.measurements, ...facts.observations].map((f) => f.side));
+  return (["right", "left"] as const).filter((side) => present.has(side));
+}
