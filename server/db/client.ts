@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
@@ -61,7 +62,8 @@ async function openPglite(dataDir: string | null): Promise<Database> {
     releaseLock = acquireDirectoryLock(pgDir);
   }
   try {
-    const client = await PGlite.create(pgDir ? { dataDir: pgDir } : {});
+    // pg_trgm backs the reports search index (see the reports_search migration).
+    const client = await PGlite.create({ ...(pgDir ? { dataDir: pgDir } : {}), extensions: { pg_trgm } });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {

@@ -10,6 +10,7 @@ import {
   uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { clinics } from "./clinics";
 import { id } from "./columns";
 
@@ -50,8 +51,31 @@ export const reports = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
   },
-  (t) => [index("reports_clinic_generated_idx").on(t.clinicId, t.generatedAt)],
+  (t) => [
+    index("reports_clinic_generated_idx").on(t.clinicId, t.generatedAt),
+    // The reports list: one clinic's live reports, newest first (the partial index skips deleted rows).
+    index("reports_clinic_live_idx")
+      .on(t.clinicId, t.generatedAt.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} is null`),
+    index("reports_clinic_exam_date_idx").on(t.clinicId, t.examDate),
+    // Substring search on patient name and study type (pg_trgm; the extension is created by an earlier migration).
+    index("reports_search_trgm_idx").using(
+      "gin",
+      sql`lower(${t.patientName} || ' ' || ${t.studyType}) gin_trgm_ops`,
+    ),
+  ],
 );
+
+/**
+ * Live (not deleted) reports per clinic, kept by triggers on reports: the list's total stays exact
+ * without counting 100,000 rows on every page.
+ */
+export const reportCounters = pgTable("report_counters", {
+  clinicId: integer("clinic_id")
+    .primaryKey()
+    .references(() => clinics.id, { onDelete: "cascade" }),
+  liveCount: integer("live_count").notNull().default(0),
+});
 
 /** Every saved state of a report; signed versions are never changed. */
 export const reportVersions = pgTable(
