@@ -7,14 +7,24 @@ import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import { AppError } from "../domain/errors";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
+import { adminRoutes } from "./features/admin/admin.routes";
 import { authRoutes } from "./features/auth/auth.routes";
+import { clinicRoutes } from "./features/clinic/clinic.routes";
 import { filesRoutes } from "./features/files/files.routes";
+import { invitationsRoutes } from "./features/invitations/invitations.routes";
+import { templatesRoutes } from "./features/templates/templates.routes";
+import { physiciansRoutes } from "./features/physicians/physicians.routes";
+import { reportsRoutes } from "./features/reports/reports.routes";
+import { sonographersRoutes } from "./features/sonographers/sonographers.routes";
+import { staffRoutes } from "./features/staff/staff.routes";
+import { trainingRoutes } from "./features/training/training.routes";
+import { worksheetsRoutes } from "./features/worksheets/worksheets.routes";
 import { authPlugin } from "./platform/auth-plugin";
 import { installErrorHandler } from "./platform/error-handler";
 import type { FileStore } from "./platform/file-store";
@@ -30,6 +40,8 @@ export type AppDeps = {
   logger: Logger;
   /** Built client directory; null serves no client (API-only tests). */
   webRoot: string | null;
+  /** Test-only: sees every route as it is added (the cross-tenant matrix collects :id routes with it). */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -53,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => crypto.randomUUID(),
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
+  if (deps.onRoute) app.addHook("onRoute", deps.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
@@ -87,6 +100,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(authRoutes, deps);
   await app.register(filesRoutes, deps);
+  await app.register(invitationsRoutes, deps);
+  await app.register(staffRoutes, deps);
+  await app.register(templatesRoutes, deps);
+  await app.register(worksheetsRoutes, deps);
+  await app.register(physiciansRoutes, deps);
+  await app.register(sonographersRoutes, deps);
+  await app.register(clinicRoutes, deps);
+  await app.register(adminRoutes, deps);
+  await app.register(trainingRoutes, deps);
+  await app.register(reportsRoutes, deps);
 
   app.get("/metrics", async (_request, reply) =>
     reply.type("text/plain; version=0.0.4").send(deps.metrics.prometheus()),

@@ -4,7 +4,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../test-support/test-database";
-import { openDatabase } from "./client";
+import { openDatabase, queryRows } from "./client";
 import { acquireDirectoryLock, DirectoryLockedError } from "./directory-lock";
 
 describe("database", () => {
@@ -13,10 +13,11 @@ describe("database", () => {
 
   it("applies every migration (on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set)", async () => {
     const { db } = await opened;
-    const result = await db.execute<{ table_name: string }>(
+    const rows = await queryRows<{ table_name: string }>(
+      db,
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
-    const tables = result.rows.map((r) => r.table_name);
+    const tables = rows.map((r) => r.table_name);
     for (const table of [
       "clinics",
       "users",
@@ -43,10 +44,11 @@ describe("database", () => {
 
   it("keeps clinic_id NOT NULL on every clinic-owned table", async () => {
     const { db } = await opened;
-    const result = await db.execute<{ table_name: string; is_nullable: string }>(
+    const rows = await queryRows<{ table_name: string; is_nullable: string }>(
+      db,
       sql`select table_name, is_nullable from information_schema.columns where column_name = 'clinic_id' and table_schema = 'public'`,
     );
-    const nullable = result.rows.filter((r) => r.is_nullable === "YES").map((r) => r.table_name);
+    const nullable = rows.filter((r) => r.is_nullable === "YES").map((r) => r.table_name);
     // users (platform admins may have no clinic yet) and stored_files (platform training files) are the exceptions.
     expect(nullable.sort()).toEqual(["audit_events", "stored_files", "users"]);
   });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -93,4 +93,10 @@ export function directorySize(dir: string): number {
     if (entry.isFile()) total += fs.statSync(path.join(entry.parentPath, entry.name)).size;
   }
   return total;
+}
+
+/** Rows of a raw SQL query; both drivers answer `{ rows }`, which the shared Db type cannot express. */
+export async function queryRows<T>(db: Queryable, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
 }

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+import { queryRows, queryRows } from "../db/client";
 import { openTestDatabase } from "../test-support/test-database";
 import { recordAudit, verifyAuditChain } from "./audit";
 import { FileStore } from "./file-store";
@@ -21,9 +22,8 @@ describe("audit chain", () => {
       );
     }
     expect(await verifyAuditChain(db)).toEqual({ ok: true, count: 4 });
-    const ids = (await db.execute<{ id: number }>(sql`select id from audit_events order by id`)).rows.map((r) =>
-      Number(r.id),
-    );
+    const rows = await queryRows<{ id: number }>(db, sql`select id from audit_events order by id`);
+    const ids = rows.map((r) => Number(r.id));
     await db.execute(sql`update audit_events set actor_user_id = 'intruder' where id = ${ids[2]}`);
     expect(await verifyAuditChain(db)).toMatchObject({ ok: false, brokenAtId: ids[2] });
   });
