@@ -1,0 +1,138 @@
+import type { FastifyRequest } from "fastify";
+import {
+  type ClinicRecord,
+  type clinicUpdate,
+  criteriaSets,
+  DEFAULT_CLINIC_NAME,
+  defaultCriteriaSetId,
+} from "../../../domain/contracts/clinic";
+import { AppError, notFound } from "../../../domain/errors";
+import type { Db, Queryable } from "../../db/client";
+import type { clinics } from "../../db/schema";
+import { recordAudit } from "../../platform/audit";
+import { assertCan, type Ctx } from "../../platform/context";
+import type { FileStore } from "../../platform/file-store";
+import { IMAGE_TYPES, readMultipart } from "../../platform/uploads";
+import { fileIdFromUrl, saveFile } from "../files/files.service";
+import { findClinic, findClinicFileOfKind, findOtherClinicByEmail, updateClinic } from "./clinic.repository";
+import { LOGO_BOX, normalizeImage } from "./clinic-images";
+
+type ClinicRow = typeof clinics.$inferSelect;
+type ClinicUpdateInput = ReturnType<typeof clinicUpdate.parse>;
+
+const knownCriteriaSet = (id: string) => criteriaSets.find((set) => set.id === id)?.id ?? defaultCriteriaSetId;
+
+function toRecord(row: ClinicRow): ClinicRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    address: row.address,
+    city: row.city,
+    state: row.state,
+    zipCode: row.zipCode,
+    phone: row.phone,
+    fax: row.fax,
+    website: row.website,
+    logoUrl: row.logoUrl,
+    subscription: row.subscription,
+    // Rows created before the criteria sets were named hold "sru-2003", which is the default set.
+    carotidCriteriaSet: knownCriteriaSet(row.carotidCriteriaSet),
+    isActive: row.isActive,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function getClinic(db: Queryable, ctx: Ctx): Promise<ClinicRecord> {
+  assertCan(ctx, "clinic:read");
+  const row = await findClinic(db, ctx.clinicId);
+  if (!row) throw notFound("Clinic");
+  return toRecord(row);
+}
+
+/** The report header: the clinic's name (or the generic heading) and its logo. */
+export async function getClinicInfo(db: Queryable, ctx: Ctx): Promise<{ name: string; logoUrl: string | null }> {
+  assertCan(ctx, "clinic:read");
+  const row = await findClinic(db, ctx.clinicId);
+  return { name: row?.name || DEFAULT_CLINIC_NAME, logoUrl: row?.logoUrl ?? null };
+}
+
+/**
+ * A signature or logo URL must name a file this clinic uploaded, of the right kind. Anything else (an
+ * external address, another clinic's file, a worksheet scan) is refused as if it did not exist.
+ */
+export async function assertOwnFileUrl(db: Queryable, ctx: Ctx, url: string, kind: string, field: string) {
+  const fileId = fileIdFromUrl(url);
+  const found = fileId === null ? undefined : await findClinicFileOfKind(db, ctx.clinicId, fileId, kind);
+  if (!found) throw new AppError("BAD_REQUEST", `Invalid ${field}: not an uploaded ${kind} of this clinic`, field);
+}
+
+export async function updateClinicInfo(db: Db, ctx: Ctx, clinicId: number, input: ClinicUpdateInput) {
+  assertCan(ctx, "clinic:manage");
+  // Only one's own clinic exists from here: another clinic's id is not confirmed.
+  if (clinicId !== ctx.clinicId) throw notFound("Clinic");
+  return db.transaction(async (tx) => {
+    if (await findOtherClinicByEmail(tx, ctx.clinicId, input.email)) {
+      throw new AppError("CONFLICT", "A clinic with this email address is already registered", "email");
+    }
+    if (input.logoUrl) await assertOwnFileUrl(tx, ctx, input.logoUrl, "logo", "logoUrl");
+    const { carotidCriteriaSet, ...fields } = input;
+    const values = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    const row = await updateClinic(tx, ctx.clinicId, {
+      ...values,
+      ...(carotidCriteriaSet ? { carotidCriteriaSet } : {}),
+    });
+    if (!row) throw notFound("Clinic");
+    await recordAudit(tx, {
+      action: "clinic.updated",
+      clinicId: ctx.clinicId,
+      actorUserId: ctx.user.id,
+      entityType: "clinic",
+      entityId: ctx.clinicId,
+      details: { fields: Object.keys(input).filter((k) => input[k as keyof ClinicUpdateInput] !== undefined) },
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+    });
+    return toRecord(row);
+  });
+}
+
+export type UploadDeps = { db: Db; fileStore: FileStore; maxBytes: number };
+
+/** Reads the one image field of a multipart request, checked by its content. */
+export async function readImageUpload(request: FastifyRequest, field: string, maxBytes: number) {
+  const form = await readMultipart(request, {
+    files: { [field]: { types: IMAGE_TYPES, required: true } },
+    maxBytes,
+  });
+  return form.files.get(field)!;
+}
+
+/** Stores the logo and points the clinic at it, with its audit event, in one transaction. */
+export async function uploadLogo(deps: UploadDeps, ctx: Ctx, request: FastifyRequest) {
+  assertCan(ctx, "clinic:manage");
+  const upload = await readImageUpload(request, "logo", deps.maxBytes);
+  const png = await normalizeImage(upload, LOGO_BOX, "logo");
+  return deps.db.transaction(async (tx) => {
+    const file = await saveFile(tx, deps.fileStore, {
+      clinicId: ctx.clinicId,
+      kind: "logo",
+      data: png,
+      mimeType: "image/png",
+      originalName: upload.filename,
+      createdBy: ctx.user.id,
+    });
+    await updateClinic(tx, ctx.clinicId, { logoUrl: file.url });
+    await recordAudit(tx, {
+      action: "clinic.logo_uploaded",
+      clinicId: ctx.clinicId,
+      actorUserId: ctx.user.id,
+      entityType: "stored_file",
+      entityId: file.id,
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+    });
+    return { url: file.url };
+  });
+}

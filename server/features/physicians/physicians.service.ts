@@ -1,0 +1,108 @@
+import type { FastifyRequest } from "fastify";
+import type { Physician, physicianCreate, physicianUpdate } from "../../../domain/contracts/physicians";
+import { AppError, notFound } from "../../../domain/errors";
+import type { Db, Queryable } from "../../db/client";
+import { recordAudit } from "../../platform/audit";
+import { assertCan, type Ctx } from "../../platform/context";
+import { assertOwnFileUrl, readImageUpload, type UploadDeps } from "../clinic/clinic.service";
+import { normalizeImage, SIGNATURE_BOX } from "../clinic/clinic-images";
+import { saveFile } from "../files/files.service";
+import {
+  countReportsOfPhysician,
+  deletePhysician,
+  findPhysician,
+  insertPhysician,
+  listPhysicians,
+  updatePhysician,
+} from "./physicians.repository";
+
+type CreateInput = ReturnType<typeof physicianCreate.parse>;
+type UpdateInput = ReturnType<typeof physicianUpdate.parse>;
+
+const audit = (ctx: Ctx, action: "physician.created" | "physician.updated" | "physician.deleted", id: number) => ({
+  action,
+  clinicId: ctx.clinicId,
+  actorUserId: ctx.user.id,
+  entityType: "physician",
+  entityId: id,
+  ip: ctx.ip,
+  requestId: ctx.requestId,
+});
+
+export async function getPhysicians(db: Queryable, ctx: Ctx): Promise<Physician[]> {
+  assertCan(ctx, "clinic:read");
+  return listPhysicians(db, ctx.clinicId);
+}
+
+/** One physician of the clinic, for other features (report generation, exports); undefined if not ours. */
+export async function getPhysician(db: Queryable, ctx: Ctx, id: number): Promise<Physician | undefined> {
+  assertCan(ctx, "clinic:read");
+  return findPhysician(db, ctx.clinicId, id);
+}
+
+export async function createPhysician(db: Db, ctx: Ctx, input: CreateInput): Promise<Physician> {
+  assertCan(ctx, "clinic:manage");
+  return db.transaction(async (tx) => {
+    if (input.signatureUrl) await assertOwnFileUrl(tx, ctx, input.signatureUrl, "signature", "signatureUrl");
+    const row = await insertPhysician(tx, { ...input, clinicId: ctx.clinicId });
+    await recordAudit(tx, audit(ctx, "physician.created", row.id));
+    return row;
+  });
+}
+
+export async function changePhysician(db: Db, ctx: Ctx, id: number, input: UpdateInput): Promise<Physician> {
+  assertCan(ctx, "clinic:manage");
+  return db.transaction(async (tx) => {
+    if (!(await findPhysician(tx, ctx.clinicId, id))) throw notFound("Physician");
+    if (input.signatureUrl) await assertOwnFileUrl(tx, ctx, input.signatureUrl, "signature", "signatureUrl");
+    const values = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+    const row = await updatePhysician(tx, ctx.clinicId, id, values);
+    if (!row) throw notFound("Physician");
+    await recordAudit(tx, { ...audit(ctx, "physician.updated", id), details: { fields: Object.keys(values) } });
+    return row;
+  });
+}
+
+/**
+ * Reports keep their physicianId and show that physician's signature block, so a physician named by any
+ * report is not deleted: the request is refused with 409 and the count, and the reports stay intact.
+ */
+export async function removePhysician(db: Db, ctx: Ctx, id: number): Promise<void> {
+  assertCan(ctx, "clinic:manage");
+  await db.transaction(async (tx) => {
+    if (!(await findPhysician(tx, ctx.clinicId, id))) throw notFound("Physician");
+    const used = await countReportsOfPhysician(tx, ctx.clinicId, id);
+    if (used > 0) {
+      throw new AppError("CONFLICT", `This physician is used by ${used} report${used === 1 ? "" : "s"}`);
+    }
+    await deletePhysician(tx, ctx.clinicId, id);
+    await recordAudit(tx, audit(ctx, "physician.deleted", id));
+  });
+}
+
+/** Stores an uploaded or drawn signature (PNG after re-encoding); the physician is saved separately. */
+export async function uploadSignature(deps: UploadDeps, ctx: Ctx, request: FastifyRequest) {
+  assertCan(ctx, "clinic:manage");
+  const upload = await readImageUpload(request, "signature", deps.maxBytes);
+  const png = await normalizeImage(upload, SIGNATURE_BOX, "signature");
+  return deps.db.transaction(async (tx) => {
+    const file = await saveFile(tx, deps.fileStore, {
+      clinicId: ctx.clinicId,
+      kind: "signature",
+      data: png,
+      mimeType: "image/png",
+      originalName: upload.filename,
+      createdBy: ctx.user.id,
+    });
+    await recordAudit(tx, {
+      action: "physician.signature_uploaded",
+      clinicId: ctx.clinicId,
+      actorUserId: ctx.user.id,
+      entityType: "stored_file",
+      entityId: file.id,
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+    });
+    return { url: file.url };
+  });
+}
