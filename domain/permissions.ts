@@ -16,6 +16,7 @@ export const permissions = {
   "report:finalize": ["admin", "sonographer"],
   "report:amend": ["admin", "sonographer"],
   "report:delete": ["admin", "sonographer"],
+  "template:read": ["admin", "sonographer"],
   "template:write": ["admin", "sonographer"],
   "shortcut:write": ["admin", "sonographer"],
   "legend:write": ["admin", "sonographer"],
