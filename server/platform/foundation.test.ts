@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { queryRows, queryRows } from "../db/client";
+import { queryRows } from "../db/client";
 import { openTestDatabase } from "../test-support/test-database";
 import { recordAudit, verifyAuditChain } from "./audit";
 import { FileStore } from "./file-store";
