@@ -11,6 +11,7 @@ export const permissions = {
   "staff:read": ["admin", "sonographer"],
   "staff:manage": ["admin"],
   "worksheet:upload": ["admin", "sonographer"],
+  "worksheet:read": ["admin", "sonographer"],
   "report:read": ["admin", "sonographer"],
   "report:write": ["admin", "sonographer"],
   "report:finalize": ["admin", "sonographer"],

@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { type AppDeps, buildApp, defaultDeps } from "./app";
 import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
+import { failInterruptedOcr } from "./features/worksheets/worksheets.service";
 import { FileStore } from "./platform/file-store";
 import { loadSecrets } from "./platform/secrets";
 
@@ -17,6 +18,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     fileEncryptionKey: config.fileEncryptionKey,
   });
   const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await failInterruptedOcr(database.db);
   const fileStore = new FileStore(path.join(config.dataDir, "files"), secrets.fileKey);
   const deps = defaultDeps({ config, database, fileStore });
   const app = await buildApp(deps);

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { ocrResultSchema } from "./ocr";
+
+/** Where a worksheet is in its processing: a crash mid-OCR leaves "processing", which start-up turns into failed. */
+export const ocrStatuses = ["pending", "processing", "completed", "failed"] as const;
+export type OcrStatus = (typeof ocrStatuses)[number];
+
+/** The spec's Worksheet entity, plus what the Upload view needs to show where OCR stands. */
+export const worksheetRecord = z.object({
+  id: z.number().int(),
+  filename: z.string(),
+  originalName: z.string(),
+  /** Always `/api/worksheets/{id}/image`: the first page as an image, served to the same clinic only. */
+  fileUrl: z.string(),
+  uploadedAt: z.iso.datetime({ offset: true }),
+  patientName: z.string().nullable(),
+  patientDob: z.iso.date().nullable(),
+  examDate: z.iso.date().nullable(),
+  scanType: z.string().nullable(),
+  pageCount: z.number().int(),
+  ocrProcessed: z.boolean(),
+  ocrStatus: z.enum(ocrStatuses),
+  ocrError: z.string().nullable(),
+});
+export type WorksheetRecord = z.infer<typeof worksheetRecord>;
+
+/** GET /api/worksheets/{id}: the record with what OCR read, for re-opening a worksheet. */
+export const worksheetDetail = worksheetRecord.extend({ ocrResult: ocrResultSchema.nullable() });
+export type WorksheetDetail = z.infer<typeof worksheetDetail>;
+
+/** POST /api/worksheets/{id}/ocr, as issue 5 item 3 says. */
+export const ocrResponse = z.object({ ocrResult: ocrResultSchema });
+export type OcrResponse = z.infer<typeof ocrResponse>;
+
+/** A failed OCR run: 422 with the spec's toast title as `error` and the reason as `details`. */
+export const ocrFailureBody = z.object({
+  error: z.literal("OCR Processing Failed"),
+  details: z.string(),
+  code: z.literal("OCR_FAILED"),
+  requestId: z.string(),
+});
+export type OcrFailureBody = z.infer<typeof ocrFailureBody>;
+
+/** The multipart field of the upload (spec section 3). */
+export const WORKSHEET_FIELD = "worksheet";
+/** The spec's accept filter of the Upload view (section 5). */
+export const WORKSHEET_ACCEPT = ".jpg,.jpeg,.png,.gif,.webp,.pdf";
+export const worksheetImageUrl = (id: number) => `/api/worksheets/${id}/image`;

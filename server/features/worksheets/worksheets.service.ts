@@ -1,0 +1,270 @@
+import sharp from "sharp";
+import { type OcrResult, ocrResultSchema } from "../../../domain/contracts/ocr";
+import {
+  type OcrStatus,
+  type WorksheetDetail,
+  type WorksheetRecord,
+  worksheetImageUrl,
+} from "../../../domain/contracts/worksheets";
+import { AppError, notFound } from "../../../domain/errors";
+import type { Db } from "../../db/client";
+import { loadWorksheetPages, OcrFailure, OcrInputError, recognizeWorksheet } from "../../ocr/ocr-service";
+import { recordAudit } from "../../platform/audit";
+import { assertCan, type Ctx } from "../../platform/context";
+import type { FileStore } from "../../platform/file-store";
+import type { Upload } from "../../platform/uploads";
+import { readClinicFile, saveFile } from "../files/files.service";
+import {
+  claimForOcr,
+  failAllProcessing,
+  findClinicWorksheet,
+  insertWorksheet,
+  updateClinicWorksheet,
+  type WorksheetRow,
+} from "./worksheets.repository";
+
+export type WorksheetDeps = { db: Db; store: FileStore };
+
+/** Lossless PNG keeps the page exactly as OCR saw it; past this size a photo is sent to browsers as JPEG instead. */
+const MAX_PNG_PAGE_BYTES = 2.5 * 1024 * 1024;
+const extensions: Record<string, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "application/pdf": "pdf",
+};
+
+export const INTERRUPTED_MESSAGE = "OCR was interrupted by a server restart. Run it again or enter the data manually.";
+
+function toRecord(row: WorksheetRow): WorksheetRecord {
+  return {
+    id: row.id,
+    filename: row.filename,
+    originalName: row.originalName,
+    fileUrl: row.fileUrl,
+    uploadedAt: row.uploadedAt.toISOString(),
+    patientName: row.patientName,
+    patientDob: row.patientDob,
+    examDate: row.examDate,
+    scanType: row.scanType,
+    pageCount: row.pageCount,
+    ocrProcessed: row.ocrProcessed,
+    ocrStatus: row.ocrStatus as OcrStatus,
+    ocrError: row.ocrError,
+  };
+}
+
+/** A file that cannot be read as a worksheet is the uploader's problem (4xx); a broken OCR machine is ours. */
+function pagesOrClientError(error: unknown): never {
+  if (error instanceof OcrInputError) throw new AppError("BAD_REQUEST", error.message, "worksheet");
+  if (error instanceof OcrFailure) {
+    throw new AppError("UNAVAILABLE", "The worksheet could not be processed right now. Please try again.");
+  }
+  throw error;
+}
+
+/** The first page as the clinician will see it: pixel for pixel what OCR read, so its boxes line up. */
+async function pageImage(page: Buffer): Promise<{ data: Buffer; mimeType: string }> {
+  if (page.length <= MAX_PNG_PAGE_BYTES) return { data: page, mimeType: "image/png" };
+  return { data: await sharp(page).jpeg({ quality: 88 }).toBuffer(), mimeType: "image/jpeg" };
+}
+
+/**
+ * Validates the file by opening it (every page of a PDF is rasterised, an image is set upright) before anything
+ * is stored, then stores the original and the first page encrypted, and records the worksheet.
+ */
+export async function uploadWorksheet(deps: WorksheetDeps, ctx: Ctx, upload: Upload): Promise<WorksheetRecord> {
+  assertCan(ctx, "worksheet:upload");
+  const pages = await loadWorksheetPages(upload.data).catch(pagesOrClientError);
+  if (pages.length === 0) throw new AppError("BAD_REQUEST", "The file has no pages.", "worksheet");
+  const first = await pageImage(pages[0]!);
+  const written: string[] = [];
+  try {
+    const row = await deps.db.transaction(async (tx) => {
+      const original = await saveFile(tx, deps.store, {
+        clinicId: ctx.clinicId,
+        kind: "worksheet",
+        data: upload.data,
+        mimeType: upload.mimeType,
+        originalName: upload.filename,
+        createdBy: ctx.user.id,
+      });
+      written.push(original.storageKey);
+      const image = await saveFile(tx, deps.store, {
+        clinicId: ctx.clinicId,
+        kind: "worksheet-page",
+        data: first.data,
+        mimeType: first.mimeType,
+        createdBy: ctx.user.id,
+      });
+      written.push(image.storageKey);
+      const inserted = await insertWorksheet(tx, {
+        clinicId: ctx.clinicId,
+        filename: `worksheet-${original.id}.${extensions[upload.mimeType] ?? "bin"}`,
+        originalName: upload.filename,
+        // The id is only known after the insert; the URL is set in the same transaction.
+        fileUrl: "",
+        fileId: original.id,
+        imageFileId: image.id,
+        pageCount: pages.length,
+        uploadedBy: ctx.user.id,
+      });
+      const withUrl = await updateClinicWorksheet(tx, ctx.clinicId, inserted.id, {
+        fileUrl: worksheetImageUrl(inserted.id),
+      });
+      await recordAudit(tx, {
+        action: "worksheet.uploaded",
+        clinicId: ctx.clinicId,
+        actorUserId: ctx.user.id,
+        entityType: "worksheet",
+        entityId: inserted.id,
+        // No file name: people name scans after the patient.
+        details: { mimeType: upload.mimeType, byteSize: upload.data.length, pageCount: pages.length },
+        ip: ctx.ip,
+        requestId: ctx.requestId,
+      });
+      return withUrl!;
+    });
+    return toRecord(row);
+  } catch (error) {
+    // The rows were rolled back: remove the encrypted bytes too, so a failed upload leaves nothing behind.
+    await Promise.all(written.map((key) => deps.store.remove(key).catch(() => undefined)));
+    throw error;
+  }
+}
+
+async function requireWorksheet(deps: WorksheetDeps, ctx: Ctx, id: number): Promise<WorksheetRow> {
+  const row = await findClinicWorksheet(deps.db, ctx.clinicId, id);
+  if (!row) throw notFound("Worksheet");
+  return row;
+}
+
+/** The worksheet with what OCR read (patient data): reading it is audited. */
+export async function getWorksheet(deps: WorksheetDeps, ctx: Ctx, id: number): Promise<WorksheetDetail> {
+  assertCan(ctx, "worksheet:read");
+  const row = await requireWorksheet(deps, ctx, id);
+  await deps.db.transaction((tx) =>
+    recordAudit(tx, {
+      action: "worksheet.viewed",
+      clinicId: ctx.clinicId,
+      actorUserId: ctx.user.id,
+      entityType: "worksheet",
+      entityId: id,
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+    }),
+  );
+  const parsed = row.ocrResult ? ocrResultSchema.safeParse(row.ocrResult) : null;
+  return { ...toRecord(row), ocrResult: parsed?.success ? parsed.data : null };
+}
+
+/** The first page image (or, for rows without one, the original when it is an image). */
+export async function readWorksheetImage(
+  deps: WorksheetDeps,
+  ctx: Ctx,
+  id: number,
+): Promise<{ data: Buffer; mimeType: string }> {
+  assertCan(ctx, "worksheet:read");
+  const row = await requireWorksheet(deps, ctx, id);
+  const file = await readClinicFile(deps.db, deps.store, ctx.clinicId, row.imageFileId ?? row.fileId);
+  if (!file?.row.mimeType.startsWith("image/")) throw notFound("Worksheet image");
+  return { data: file.data, mimeType: file.row.mimeType };
+}
+
+export type OcrOutcome = { ok: true; result: OcrResult } | { ok: false; reason: string };
+
+/** What the clinician is told when OCR fails; the machinery's own words stay in the server log. */
+function failureReason(error: unknown): string {
+  if (error instanceof OcrInputError) return error.message;
+  if (error instanceof OcrFailure && /longer than/.test(error.message)) return error.message;
+  return "Text recognition failed on this worksheet.";
+}
+
+/**
+ * Runs OCR on a stored worksheet (in the OCR child process, so the event loop stays free) and stores what was
+ * read. Failure is an outcome, not an exception: the row is marked failed and the clinician enters data by hand.
+ */
+export async function runWorksheetOcr(
+  deps: WorksheetDeps,
+  ctx: Ctx,
+  id: number,
+  options: { now?: Date; log?: (error: unknown) => void } = {},
+): Promise<OcrOutcome> {
+  assertCan(ctx, "worksheet:upload");
+  const claimed = await claimForOcr(deps.db, ctx.clinicId, id);
+  if (!claimed) {
+    await requireWorksheet(deps, ctx, id);
+    throw new AppError("CONFLICT", "OCR is already running for this worksheet");
+  }
+  const audit = { clinicId: ctx.clinicId, actorUserId: ctx.user.id, entityType: "worksheet", entityId: id };
+  let result: OcrResult;
+  try {
+    const file = await readClinicFile(deps.db, deps.store, ctx.clinicId, claimed.fileId);
+    if (!file) throw new Error("the worksheet's file is missing from the store");
+    result = await recognizeWorksheet(await loadWorksheetPages(file.data), { now: options.now });
+  } catch (error) {
+    options.log?.(error);
+    const reason = failureReason(error);
+    await deps.db.transaction(async (tx) => {
+      await updateClinicWorksheet(tx, ctx.clinicId, id, { ocrStatus: "failed", ocrError: reason });
+      await recordAudit(tx, {
+        action: "worksheet.ocr_failed",
+        ...audit,
+        details: { error: error instanceof Error ? error.name : "unknown" },
+        ip: ctx.ip,
+        requestId: ctx.requestId,
+      });
+    });
+    return { ok: false, reason };
+  }
+  await deps.db.transaction(async (tx) => {
+    await updateClinicWorksheet(tx, ctx.clinicId, id, {
+      ocrResult: result,
+      patientName: result.patientName,
+      patientDob: result.patientDob,
+      examDate: result.examDate,
+      scanType: result.scanType,
+      ocrProcessed: true,
+      ocrStatus: "completed",
+      ocrError: null,
+    });
+    await recordAudit(tx, {
+      action: "worksheet.ocr_completed",
+      ...audit,
+      details: {
+        confidence: result.confidence,
+        scanType: result.scanType,
+        measurements: result.measurements.length,
+        extracted: {
+          patientName: result.patientName !== null,
+          patientDob: result.patientDob !== null,
+          examDate: result.examDate !== null,
+        },
+      },
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+    });
+  });
+  return { ok: true, result };
+}
+
+/**
+ * Start-up recovery: a worksheet left "processing" by a crash would otherwise stay stuck (its OCR can never
+ * finish), so it is marked failed and the clinician may run OCR again. Returns how many were recovered.
+ */
+export async function failInterruptedOcr(db: Db): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = await failAllProcessing(tx, INTERRUPTED_MESSAGE);
+    for (const row of rows) {
+      await recordAudit(tx, {
+        action: "worksheet.ocr_failed",
+        clinicId: row.clinicId,
+        entityType: "worksheet",
+        entityId: row.id,
+        details: { error: "interrupted" },
+      });
+    }
+    return rows.length;
+  });
+}
