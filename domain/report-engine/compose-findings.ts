@@ -31,6 +31,8 @@ interface VesselEntry {
   side: Side | null;
   base: BaseSiteCode;
   segments: Map<string, SegmentEntry>;
+  /** Ratios computed for the vessel as a whole, printed after its segments. */
+  derived: DerivedValue[];
 }
 
 export function sideRank(side: Side | null, midlineFirst: boolean): number {
@@ -52,10 +54,19 @@ export function compareSites(
 
 function vesselEntries(facts: StudyFacts, derived: readonly DerivedValue[]): Map<string, VesselEntry> {
   const vessels = new Map<string, VesselEntry>();
-  const segmentOf = (site: ParsedSite, side: Side | null): SegmentEntry => {
+  const vesselOf = (site: ParsedSite, side: Side | null): VesselEntry => {
     const key = `${side}|${site.base}`;
-    const vessel = vessels.get(key) ?? { side, base: site.base, segments: new Map<string, SegmentEntry>() };
+    const vessel = vessels.get(key) ?? {
+      side,
+      base: site.base,
+      segments: new Map<string, SegmentEntry>(),
+      derived: [],
+    };
     vessels.set(key, vessel);
+    return vessel;
+  };
+  const segmentOf = (site: ParsedSite, side: Side | null): SegmentEntry => {
+    const vessel = vesselOf(site, side);
     const found = vessel.segments.get(site.code);
     if (found) return found;
     const created: SegmentEntry = { site, values: new Map(), findings: new Set(), derived: [] };
@@ -69,9 +80,14 @@ function vesselEntries(facts: StudyFacts, derived: readonly DerivedValue[]): Map
     values.set(m.parameter, list);
   }
   for (const o of facts.observations) segmentOf(o.site, o.side).findings.add(o.finding);
-  for (const d of derived) segmentOf(d.site, d.side).derived.push(d);
+  for (const d of derived) {
+    if (d.site.segment) segmentOf(d.site, d.side).derived.push(d);
+    else vesselOf(d.site, d.side).derived.push(d);
+  }
   return vessels;
 }
+
+const findingsOrder = (segment: ParsedSite["segment"]) => (segment ? segmentOrder(segment) : segmentOrder(null) + 9);
 
 function segmentText(entry: SegmentEntry): string {
   const items: string[] = [];
@@ -96,14 +112,17 @@ export function composeFindings(
   const vessels = vesselEntries(facts, derived);
   const lines: { side: Side | null; site: ParsedSite; text: string }[] = [];
   for (const vessel of vessels.values()) {
+    // Segments read proximal to distal; what was recorded for the whole vessel follows them.
     const segments = [...vessel.segments.values()].sort(
-      (a, b) => segmentOrder(a.site.segment) - segmentOrder(b.site.segment),
+      (a, b) => findingsOrder(a.site.segment) - findingsOrder(b.site.segment),
     );
+    const parts = segments.map(segmentText);
+    parts.push(...vessel.derived.map((d) => formatComputed(d.parameter, d.value)));
     const label = capitalize(vesselLabel(vessel.base, vessel.side));
     lines.push({
       side: vessel.side,
       site: { code: vessel.base, base: vessel.base, segment: null },
-      text: `${label}: ${segments.map(segmentText).join("; ")}.`,
+      text: `${label}: ${parts.join("; ")}.`,
     });
   }
   for (const { side, base } of unassessedKeyVessels(facts, profile, reportedSides, vessels)) {

@@ -44,14 +44,21 @@ export function composeImpression(
     if (!group.some((g) => g.site.code === item.site.code)) group.push(item);
     groups.set(key, group);
   }
-  const lines = [...groups.values()].map((group) => {
+  const lines: { where: string; phrases: string[] }[] = [];
+  for (const group of groups.values()) {
     const first = group[0] as Item;
-    const where = locationList(
-      group.map((g) => g.site),
-      first.side,
+    const where = capitalize(
+      locationList(
+        group.map((g) => g.site),
+        first.side,
+      ),
     );
-    return `${capitalize(where)}: ${first.phrase}.`;
-  });
-  lines.push(...statements, ...recommendations);
-  return lines.length > 0 ? lines.join("\n") : "No grade could be assigned from the recorded data.";
+    // Two grades of the same vessel (MCA velocity and Lindegaard ratio) read as one line.
+    const previous = lines.at(-1);
+    if (previous?.where === where) previous.phrases.push(first.phrase);
+    else lines.push({ where, phrases: [first.phrase] });
+  }
+  const text = lines.map((line) => `${line.where}: ${line.phrases.join("; ")}.`);
+  text.push(...statements, ...recommendations);
+  return text.length > 0 ? text.join("\n") : "No grade could be assigned from the recorded data.";
 }

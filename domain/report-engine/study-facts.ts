@@ -1,6 +1,6 @@
 import type { Study } from "../contracts/study";
 import type { ScanProfile } from "./scan-profiles";
-import { formatMeasurement, joinWords, observationPhrases } from "./value-format";
+import { capitalize, formatMeasurement, joinWords, observationPhrases } from "./value-format";
 import {
   type BaseSiteCode,
   midlineSites,
@@ -156,7 +156,7 @@ export function collectFacts(study: Study, profile: ScanProfile): { facts: Study
   const observations: ObservationFact[] = [];
 
   for (const m of study.measurements) {
-    const what = `${formatMeasurement(m.parameter, [m.value])}`;
+    const what = capitalize(formatMeasurement(m.parameter, [m.value]));
     if (typeof m.value !== "number" || !Number.isFinite(m.value)) {
       warnings.push(`${m.parameter} at ${m.site} has no numeric value and was not used.`);
       continue;

@@ -84,7 +84,7 @@ export function gradeAvFistula({ facts, criteria }: GradeContext): GraderOutput 
     const phrase =
       result.grade === "mature"
         ? `${gradePhrase("avf_maturity", "mature")} (volume flow ${formatValue("FLOW_ML_MIN", flow?.value ?? 0)}, diameter ${formatValue("DIAMETER_MM", diameter?.value ?? 0)}, depth ${formatValue("DEPTH_MM", depth?.value ?? 0)})`
-        : `${gradePhrase("avf_maturity", "immature")}: ${result.failed.join("; ")}`;
+        : `${gradePhrase("avf_maturity", "immature")} (${result.failed.join("; ")})`;
     out.conclusions.push({
       conclusion: { site: "AVF_VEIN", side, category: "avf_maturity", grade: result.grade, basis: result.basis },
       site: vesselSite("AVF_VEIN"),

@@ -1,7 +1,7 @@
 import { gradePhrase } from "../grade-phrases";
 import type { MeasurementFact } from "../study-facts";
 import { formatValue } from "../value-format";
-import type { ParsedSite, Side } from "../vocabulary";
+import { type ParsedSite, type Side, siteLabel } from "../vocabulary";
 import { emptyOutput, type GradeContext, type GraderOutput } from "./grader-types";
 
 interface SiteValues {
@@ -59,7 +59,7 @@ export function gradePerforators({ facts, criteria }: GradeContext): GraderOutpu
     const diameterMet = diameter !== null && diameter >= rules.perforatorDiameterFromMm;
     const refluxFails = reflux !== null && !refluxMet;
     const diameterFails = diameter !== null && !diameterMet;
-    const name = `${side ? `${side} ` : ""}perforator (${site.code})`;
+    const name = siteLabel(site, side);
     if (!refluxFails && !diameterFails && (reflux === null || diameter === null)) {
       const missing = reflux === null ? "reflux time" : "diameter";
       out.warnings.push(`The ${name} cannot be graded: its ${missing} was not recorded.`);

@@ -54,7 +54,7 @@ export function gradeVenousThrombosis({ facts, criteria, profile, reportedSides 
   for (const side of reportedSides) {
     for (const base of keyDeepVeins(facts, side, profile)) {
       if (!assessed.has(`${side}|${base}`)) {
-        out.notes.push({ site: vesselSite(base), side, phrase: "not assessed for thrombosis" });
+        out.notes.push({ site: vesselSite(base), side, phrase: "compression not assessed" });
       }
     }
   }
