@@ -94,7 +94,9 @@ const aliasPattern = new RegExp(
 );
 
 function caseless(text: string): string {
-  return [...escapeRegExp(text)].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toLowerCase()}${ch.toUpperCase()}]` : ch)).join("");
+  return [...escapeRegExp(text)]
+    .map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toLowerCase()}${ch.toUpperCase()}]` : ch))
+    .join("");
 }
 
 export interface VesselMention {
