@@ -44,3 +44,23 @@ export const currentUser = z.object({
   totpEnabled: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUser>;
+
+/** A 6-digit authenticator code, or a recovery code (letters, digits, dashes). */
+export const secondFactorCode = z.string().trim().min(6, "Enter the code from your authenticator app").max(20);
+
+export const totpCodeRequest = z.object({ code: secondFactorCode });
+
+export const totpSetupResponse = z.object({
+  /** Base32 secret, for people who type it in instead of scanning. */
+  secret: z.string(),
+  otpauthUrl: z.string(),
+  /** The QR code of otpauthUrl as a PNG data URL. */
+  qrDataUrl: z.string(),
+});
+export type TotpSetupResponse = z.infer<typeof totpSetupResponse>;
+
+export const totpEnableResponse = z.object({ recoveryCodes: z.array(z.string()) });
+export type TotpEnableResponse = z.infer<typeof totpEnableResponse>;
+
+export const totpStatusResponse = z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number().int() });
+export type TotpStatusResponse = z.infer<typeof totpStatusResponse>;

@@ -1,0 +1,43 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Queryable } from "../../db/client";
+import { users } from "../../db/schema";
+
+export function listActiveStaff(db: Queryable, clinicId: number) {
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      role: users.role,
+      joinedAt: users.joinedAt,
+    })
+    .from(users)
+    .where(and(eq(users.clinicId, clinicId), eq(users.isActive, true)))
+    .orderBy(asc(users.createdAt), asc(users.email));
+}
+
+export function findClinicMember(db: Queryable, clinicId: number, id: string) {
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.clinicId, clinicId)))
+    .then((rows) => rows[0]);
+}
+
+/** The clinic's active admins, row-locked: two admins deactivating each other at once cannot both win. */
+export function lockActiveAdmins(db: Queryable, clinicId: number) {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.clinicId, clinicId), eq(users.role, "admin"), eq(users.isActive, true)))
+    .orderBy(asc(users.id))
+    .for("update");
+}
+
+export function deactivateUser(db: Queryable, clinicId: number, id: string) {
+  return db
+    .update(users)
+    .set({ isActive: false, updatedAt: new Date() })
+    .where(and(eq(users.id, id), eq(users.clinicId, clinicId)));
+}

@@ -1,0 +1,18 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { staffIdParam, staffList } from "../../../domain/contracts/staff";
+import type { AppDeps } from "../../app";
+import { clinicContext } from "../../platform/context";
+import { deactivateStaff, listStaff } from "./staff.service";
+
+export const staffRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db } = deps.database;
+
+  app.get("/api/staff", { schema: { response: { 200: staffList } } }, async (request) =>
+    listStaff(db, clinicContext(request)),
+  );
+
+  app.patch("/api/staff/:id/deactivate", { schema: { params: staffIdParam } }, async (request, reply) => {
+    await deactivateStaff(db, clinicContext(request), request.params.id);
+    return reply.status(204).send();
+  });
+};
