@@ -32,7 +32,8 @@ const columnOf = (char: string) => ASCII_CHARS.indexOf(char) + 1;
 /**
  * Greedy CTC decoding over steps [from, to), choosing at each step between blank and the allowed characters only.
  * Without `allowed` every printable ASCII character competes. Confidence is the mean character probability, as
- * PaddleOCR reports it, but capped by the weakest character so one doubtful digit is not averaged away.
+ * PaddleOCR reports it, but capped by the weakest character so one doubtful digit is not averaged away, and by
+ * the strongest character the alphabet had to drop.
  */
 export function ctcDecode(m: CharMatrix, allowed?: string, from = 0, to = m.steps): Decoded {
   const alphabet = allowed ?? ASCII_CHARS;
@@ -42,18 +43,25 @@ export function ctcDecode(m: CharMatrix, allowed?: string, from = 0, to = m.step
   });
   const chars: DecodedChar[] = [];
   let previous = -1;
+  // The strongest evidence of a character the alphabet cannot hold: "M6" read in a digits field decodes to "6",
+  // and that lost "M" (really a handwritten 11) must show in the confidence.
+  let lost = 0;
   for (let t = from; t < Math.min(to, m.steps); t++) {
     const row = t * 96;
     let best = -1;
     let bestProb = m.probs[row]!;
+    let explained = bestProb;
     sources.forEach((s, i) => {
       let p = 0;
       for (const c of s.columns) p += m.probs[row + c]!;
+      explained += p;
       if (p > bestProb) {
         best = i;
         bestProb = p;
       }
     });
+    const unexplained = Math.max(0, 1 - explained);
+    if (unexplained > bestProb) lost = Math.max(lost, unexplained);
     if (best >= 0 && best !== previous) chars.push({ char: sources[best]!.char, prob: bestProb, step: t });
     else if (best >= 0 && best === previous) {
       const last = chars.at(-1)!;
@@ -64,5 +72,5 @@ export function ctcDecode(m: CharMatrix, allowed?: string, from = 0, to = m.step
   const text = chars.map((c) => c.char).join("");
   const mean = chars.length ? chars.reduce((s, c) => s + c.prob, 0) / chars.length : 0;
   const min = chars.length ? Math.min(...chars.map((c) => c.prob)) : 0;
-  return { text, chars, confidence: Math.min(mean, Math.sqrt(min)) };
+  return { text, chars, confidence: Math.min(mean, Math.sqrt(min), 1 - lost) };
 }

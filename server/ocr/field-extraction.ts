@@ -1,7 +1,8 @@
 import type { Box, OcrField } from "../../domain/contracts/ocr";
 import { parseWorksheetDate } from "../../domain/dates";
 import { ctcDecode, type Decoded } from "./ctc-decode";
-import { centerV, heightOf, type ReadRegion } from "./read-region";
+import { centerU, centerV, heightOf, type ReadRegion } from "./read-region";
+import type { CharMatrix } from "./text-recognizer";
 import { squash } from "./worksheet-vocabulary";
 
 export type PatientFieldName = "patientName" | "patientDob" | "examDate";
@@ -56,13 +57,15 @@ export function matchLabel(region: ReadRegion): LabelHit | null {
   );
   const prefixes: { length: number; step: number }[] = [];
   for (let i = 0; i < chars.length; i++) {
-    squashed += squash(chars[i]!.char);
+    // Printed labels sometimes read with a zero for an O ("D.0.B."); labels have no digits, so undo that.
+    squashed += squash(chars[i]!.char).replace("0", "o");
     prefixes.push({ length: squashed.length, step: chars[i]!.step });
   }
   for (const [label, field] of candidates) {
     if (!squashed.startsWith(label)) continue;
     const endIndex = prefixes.findIndex((p) => p.length === label.length);
     let next = endIndex + 1;
+    while (next < chars.length && /[.\s]/.test(chars[next]!.char)) next++;
     // A short label like "name" or "id" must be followed by a colon, otherwise it is a word of some value.
     const colon = chars[next]?.char === ":";
     if (label.length <= 4 && !colon && next < chars.length) continue;
@@ -78,13 +81,26 @@ export function matchLabel(region: ReadRegion): LabelHit | null {
 
 type Piece = { region: ReadRegion; from: number };
 
+/**
+ * The recogniser step at page position u of a region: steps cover the strip evenly. Used to cut off the characters
+ * a region shares with its right neighbour, which both regions would otherwise read.
+ */
+function stepAt(region: ReadRegion, u: number): number {
+  const fraction = (u - region.u0) / Math.max(1, region.u1 - region.u0);
+  return Math.max(0, Math.min(region.matrix.steps, Math.round(fraction * region.matrix.steps)));
+}
+
 /** The regions (or the part of the label's own region) holding the value written after a label on its line. */
 function valuePieces(label: ReadRegion, hit: LabelHit, regions: ReadRegion[]): Piece[] {
   const pieces: Piece[] = [];
   if (hit.endStep < label.matrix.steps - 1) pieces.push({ region: label, from: hit.endStep });
   const h = heightOf(label);
   const sameLine = regions
-    .filter((r) => r !== label && Math.abs(centerV(r) - centerV(label)) < 0.7 * h && r.u0 > label.u1 - 0.3 * h)
+    // Unclipped regions overlap their neighbours by up to about half a text height.
+    .filter(
+      (r) =>
+        r !== label && Math.abs(centerV(r) - centerV(label)) < 0.7 * h && r.u0 > label.u1 - h && centerU(r) > label.u1,
+    )
     .sort((a, b) => a.u0 - b.u0);
   let right = label.u1;
   for (const r of sameLine) {
@@ -106,27 +122,31 @@ function unionBox(boxes: Box[]): Box | null {
   return { page: boxes[0]!.page, x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
-/** Joins decoded pieces; a long run of blanks inside a piece is a space the recogniser did not emit. */
-function joinPieces(decoded: Decoded[], separator: string): { text: string; confidence: number } {
-  const texts = decoded.map((d) => {
+/** Probability of a space the recogniser saw but did not emit, between two decoded characters. */
+const SPACE_EVIDENCE = 0.1;
+
+/**
+ * Joins decoded pieces. Handwritten words often run together in the recogniser's best path ("ThomasJackson");
+ * where the space still had real probability between two characters, or the gap is much wider than the
+ * others, a space is put back.
+ */
+function joinPieces(pieces: { decoded: Decoded; matrix: CharMatrix }[], separator: string) {
+  const texts = pieces.map(({ decoded: d, matrix }) => {
     let out = "";
     const gaps = d.chars.slice(1).map((c, i) => c.step - d.chars[i]!.step);
     const typical = gaps.length ? [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)]! : 0;
     d.chars.forEach((c, i) => {
-      if (
-        i > 0 &&
-        separator === " " &&
-        c.char !== " " &&
-        out.at(-1) !== " " &&
-        gaps[i - 1]! > Math.max(4, 2.2 * typical)
-      )
-        out += " ";
+      if (i > 0 && separator === " " && c.char !== " " && out.at(-1) !== " ") {
+        let space = 0;
+        for (let t = d.chars[i - 1]!.step + 1; t < c.step; t++) space = Math.max(space, matrix.probs[t * 96 + 1]!);
+        if (space > SPACE_EVIDENCE || gaps[i - 1]! > Math.max(4, 2.2 * typical)) out += " ";
+      }
       out += c.char;
     });
     return out.trim();
   });
-  const all = decoded.flatMap((d) => d.chars);
-  const confidence = all.length ? Math.min(...decoded.filter((d) => d.chars.length).map((d) => d.confidence)) : 0;
+  const scored = pieces.filter((p) => p.decoded.chars.length).map((p) => p.decoded.confidence);
+  const confidence = scored.length ? Math.min(...scored) : 0;
   return { text: texts.filter(Boolean).join(separator).replace(/\s+/g, " ").trim(), confidence };
 }
 
@@ -137,7 +157,34 @@ function cleanName(text: string): string {
     .replace(/\s+/g, " ");
 }
 
-/** Strict parse first; then the repairs a recogniser needs (a mixed-up separator), at a lower confidence. */
+/**
+ * Splits of a date's digits into day, month and year that respect the separators that were read: the recogniser
+ * loses thin handwritten points and slashes ("29.051999"), but keeps most digits.
+ */
+function dateCandidates(text: string): string[] {
+  const digits = text.replace(/\D/g, "");
+  const boundaries = new Set<number>();
+  let count = 0;
+  for (const ch of text) {
+    if (/\d/.test(ch)) count++;
+    else if (count > 0) boundaries.add(count);
+  }
+  const out: string[] = [];
+  const isoFirst = /^(19|20)\d\d/.test(digits);
+  const layouts: [number, number, number, boolean][] = [];
+  for (const d of [1, 2]) for (const m of [1, 2]) for (const y of [2, 4]) layouts.push([d, m, y, false]);
+  if (isoFirst) layouts.push([4, 2, 2, true]);
+  for (const [a, b, c, iso] of layouts) {
+    if (a + b + c !== digits.length) continue;
+    // Every separator that was read must fall between two groups.
+    if ([...boundaries].some((k) => k !== a && k !== a + b)) continue;
+    const g = [digits.slice(0, a), digits.slice(a, a + b), digits.slice(a + b)];
+    out.push(iso ? g.join("-") : g.join("."));
+  }
+  return out;
+}
+
+/** Strict parse first; then the repairs a recogniser needs (a lost or mixed-up separator), at a lower confidence. */
 function readDate(text: string, now: Date): { value: string | null; factor: number } {
   const exact = parseWorksheetDate(text, now);
   if (exact) return { value: exact, factor: 1 };
@@ -148,6 +195,13 @@ function readDate(text: string, now: Date): { value: string | null; factor: numb
     const repaired = parseWorksheetDate(groups.join(groups[0]!.length === 4 ? "-" : "."), now);
     if (repaired) return { value: repaired, factor: 0.6 };
   }
+  const readings = new Set(
+    dateCandidates(trimmed)
+      .map((c) => parseWorksheetDate(c, now))
+      .filter((d): d is string => d !== null),
+  );
+  // Only an unambiguous split counts: "1152020" could be 1.15.2020 (invalid) or 11.5.2020, but 1.1.52020 never.
+  if (readings.size === 1) return { value: [...readings][0]!, factor: 0.5 };
   return { value: null, factor: 0 };
 }
 
@@ -167,8 +221,19 @@ export function extractPatientFields(
     const pieces = valuePieces(region, hit, regions);
     if (pieces.length === 0) continue;
     const isName = hit.field === "patientName";
-    const decoded = pieces.map((p) => ctcDecode(p.region.matrix, isName ? NAME_CHARS : DATE_CHARS, p.from));
-    const joined = joinPieces(decoded, isName ? " " : "");
+    const decoded = pieces.map((p, i) => {
+      const next = pieces[i + 1]?.region;
+      return ctcDecode(
+        p.region.matrix,
+        isName ? NAME_CHARS : DATE_CHARS,
+        p.from,
+        next ? stepAt(p.region, next.u0 + 0.3 * heightOf(next)) : undefined,
+      );
+    });
+    const joined = joinPieces(
+      decoded.map((d, i) => ({ decoded: d, matrix: pieces[i]!.region.matrix })),
+      isName ? " " : "",
+    );
     const box = unionBox(pieces.map((p) => p.region.box));
     let field: OcrField;
     if (isName) {

@@ -20,6 +20,6 @@ export async function normalizeImage(file: Buffer): Promise<Buffer> {
       .toBuffer();
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new OcrInputError("corrupt_image", `The image could not be read (damaged or incomplete file): ${detail}`);
+    throw new OcrInputError("corrupt_image", "The image could not be read: the file is damaged or incomplete.", detail);
   }
 }

@@ -12,6 +12,8 @@ export class OcrInputError extends Error {
   constructor(
     readonly reason: OcrInputReason,
     message: string,
+    /** The decoder's own words, for logs; the message is meant for the person who uploaded the file. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = "OcrInputError";

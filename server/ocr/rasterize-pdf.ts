@@ -38,7 +38,7 @@ export async function rasterizePdf(file: Buffer): Promise<Buffer[]> {
       throw new OcrInputError("encrypted_pdf", "The PDF is password-protected; upload an unprotected copy.");
     }
     const detail = error instanceof Error ? error.message : String(error);
-    throw new OcrInputError("corrupt_pdf", `The PDF could not be read (damaged or incomplete file): ${detail}`);
+    throw new OcrInputError("corrupt_pdf", "The PDF could not be read: the file is damaged or incomplete.", detail);
   }
   try {
     if (doc.numPages < 1) throw new OcrInputError("no_pages", "The PDF has no pages.");
@@ -63,7 +63,7 @@ export async function rasterizePdf(file: Buffer): Promise<Buffer[]> {
   } catch (error) {
     if (error instanceof OcrInputError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
-    throw new OcrInputError("corrupt_pdf", `The PDF could not be rendered: ${detail}`);
+    throw new OcrInputError("corrupt_pdf", "The PDF could not be rendered: the file is damaged.", detail);
   } finally {
     await doc.destroy();
   }

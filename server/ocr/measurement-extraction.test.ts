@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { extractMeasurements } from "./measurement-extraction";
+import type { ReadRegion } from "./read-region";
+import { syntheticRegion as at } from "./synthetic-region";
+
+/** A table as the recogniser reports it: header line, vessel labels, handwritten values slightly off-centre. */
+function table(headers: string[], rows: [string, ...(string | null)[]][]): ReadRegion[] {
+  const regions: ReadRegion[] = [at("Vessel", { u: 100, v: 600 })];
+  headers.forEach((h, i) => {
+    regions.push(at(h, { u: 330 + i * 220, v: 600, w: 140 }));
+  });
+  rows.forEach(([label, ...cells], r) => {
+    const v = 650 + r * 46;
+    regions.push(at(label, { u: 100, v }));
+    cells.forEach((cell, c) => {
+      if (cell) regions.push(at(cell, { u: 350 + c * 220 + ((r * 7) % 30), v: v + ((r * 5) % 8) - 4, w: 40 }));
+    });
+  });
+  return regions;
+}
+
+describe("extractMeasurements", () => {
+  it("maps a carotid table to site, side and parameter codes", () => {
+    const regions = table(
+      ["Rt PSV cm/s", "Rt EDV cm/s", "Lt PSV cm/s", "Lt EDV cm/s"],
+      [
+        ["CCA Prox", "95", "22", "116", "12"],
+        ["Bulb", "59", "9", null, null],
+        ["ICA Prox", "347", "119", "118", "18"],
+        ["VA", "-", "-", "52", "8"],
+      ],
+    );
+    const found = extractMeasurements(regions);
+    const keys = found.map((m) => `${m.site} ${m.side} ${m.parameter} ${m.value} ${m.unit}`).sort();
+    expect(keys).toEqual(
+      [
+        "CCA_PROX right PSV 95 cm/s",
+        "CCA_PROX right EDV 22 cm/s",
+        "CCA_PROX left PSV 116 cm/s",
+        "CCA_PROX left EDV 12 cm/s",
+        "BULB right PSV 59 cm/s",
+        "BULB right EDV 9 cm/s",
+        "ICA_PROX right PSV 347 cm/s",
+        "ICA_PROX right EDV 119 cm/s",
+        "ICA_PROX left PSV 118 cm/s",
+        "ICA_PROX left EDV 18 cm/s",
+        "VA left PSV 52 cm/s",
+        "VA left EDV 8 cm/s",
+      ].sort(),
+    );
+    expect(found.every((m) => m.confidence > 0.8 && m.box !== null)).toBe(true);
+  });
+
+  it("converts venous reflux seconds to ms and keeps the text as written", () => {
+    const regions = table(
+      ["Rt reflux s", "Rt diam mm", "Lt reflux s", "Lt diam mm"],
+      [
+        ["CFV", "3.5", "10.8", "2.1", "4.5"],
+        ["GSV Mid Thigh", "0.5", "4.0", null, null],
+        ["Pop V", "0.0", "9.9", "0.3", "3.8"],
+      ],
+    );
+    const found = extractMeasurements(regions);
+    expect(found).toContainEqual(
+      expect.objectContaining({
+        site: "CFV",
+        side: "right",
+        parameter: "REFLUX_MS",
+        value: 3500,
+        unit: "ms",
+        text: "3.5",
+      }),
+    );
+    expect(found).toContainEqual(
+      expect.objectContaining({ site: "GSV_MID", side: "right", parameter: "DIAMETER_MM", value: 4, unit: "mm" }),
+    );
+    expect(found).toContainEqual(
+      expect.objectContaining({ site: "POPV", side: "left", parameter: "REFLUX_MS", value: 300 }),
+    );
+    expect(found).toHaveLength(10);
+  });
+
+  it("gives implausible and contradictory values a low confidence", () => {
+    const regions = table(
+      ["Rt PSV cm/s", "Rt EDV cm/s"],
+      [
+        ["ICA Prox", "14", "32"],
+        ["CCA Mid", "980", "20"],
+      ],
+    );
+    const found = extractMeasurements(regions);
+    const confidence = (site: string, parameter: string) =>
+      found.find((m) => m.site === site && m.parameter === parameter)?.confidence;
+    // EDV above PSV: one of the two is misread (here the PSV lost its leading 1).
+    expect(confidence("ICA_PROX", "PSV")).toBeLessThan(0.5);
+    expect(confidence("ICA_PROX", "EDV")).toBeLessThan(0.5);
+    expect(confidence("CCA_MID", "PSV")).toBeLessThan(0.5);
+    expect(confidence("CCA_MID", "EDV")).toBeGreaterThan(0.9);
+  });
+
+  it("returns nothing without a recognisable table", () => {
+    expect(
+      extractMeasurements([at("Impression / Comments:", { u: 100, v: 900 }), at("R ICA PSV 347", { u: 100, v: 950 })]),
+    ).toEqual([]);
+  });
+});
