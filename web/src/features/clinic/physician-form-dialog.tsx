@@ -1,0 +1,199 @@
+import { PenLine, Trash2, Upload } from "lucide-react";
+import { type FormEvent, useId, useRef, useState } from "react";
+import { PHYSICIAN_NAME_REQUIRED, type Physician } from "../../../../domain/contracts/physicians";
+import { Button } from "../../components/ui/button";
+import { Dialog, DialogContent } from "../../components/ui/dialog";
+import { FieldError, Input, Label } from "../../components/ui/input";
+import { toast } from "../../components/ui/use-toast";
+import { cn } from "../../lib/cn";
+import { SignaturePad, type SignaturePadHandle } from "./signature-pad";
+import { imageFileProblem } from "./upload-image";
+
+export type PhysicianFormValues = {
+  name: string;
+  title: string;
+  specialty: string;
+  /** The signature to keep: the current URL, or null to remove it. */
+  signatureUrl: string | null;
+  /** A new signature to upload first (chosen file or drawn PNG), replacing signatureUrl. */
+  newSignature: { blob: Blob; name: string } | null;
+};
+
+type SignatureMode = "upload" | "draw";
+
+/** Add or edit one physician; the signature can be kept, removed, uploaded as an image or drawn. */
+export function PhysicianFormDialog({
+  open,
+  onOpenChange,
+  physician,
+  pending,
+  onSubmit,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  physician: Physician | null;
+  pending: boolean;
+  onSubmit: (values: PhysicianFormValues) => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        title={physician ? "Edit Physician" : "Add Physician"}
+        description="The name, title and specialty appear in the report's signature block."
+        className="max-w-xl"
+      >
+        {/* Keyed so that each opening starts from the physician's saved values. */}
+        <PhysicianForm key={physician?.id ?? "new"} physician={physician} pending={pending} onSubmit={onSubmit} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function PhysicianForm({
+  physician,
+  pending,
+  onSubmit,
+}: {
+  physician: Physician | null;
+  pending: boolean;
+  onSubmit: (values: PhysicianFormValues) => void;
+}) {
+  const ids = useId();
+  const [name, setName] = useState(physician?.name ?? "");
+  const [title, setTitle] = useState(physician?.title ?? "");
+  const [specialty, setSpecialty] = useState(physician?.specialty ?? "");
+  const [signatureUrl, setSignatureUrl] = useState(physician?.signatureUrl ?? null);
+  const [mode, setMode] = useState<SignatureMode>("upload");
+  const [file, setFile] = useState<File | null>(null);
+  const [nameError, setNameError] = useState<string>();
+  const pad = useRef<SignaturePadHandle>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const chooseFile = (chosen: File | undefined) => {
+    if (!chosen) return setFile(null);
+    const problem = imageFileProblem(chosen);
+    if (problem) {
+      toast({ ...problem, variant: "destructive" });
+      if (fileInput.current) fileInput.current.value = "";
+      return setFile(null);
+    }
+    setFile(chosen);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) {
+      setNameError(PHYSICIAN_NAME_REQUIRED);
+      toast({ title: "Validation Error", description: PHYSICIAN_NAME_REQUIRED, variant: "destructive" });
+      return;
+    }
+    setNameError(undefined);
+    let newSignature: PhysicianFormValues["newSignature"] = null;
+    if (mode === "upload" && file) newSignature = { blob: file, name: file.name };
+    if (mode === "draw") {
+      const drawn = await pad.current?.toPng();
+      if (drawn) newSignature = { blob: drawn, name: "signature.png" };
+    }
+    onSubmit({ name: name.trim(), title: title.trim(), specialty: specialty.trim(), signatureUrl, newSignature });
+  };
+
+  const modeButton = (value: SignatureMode, label: string, Icon: typeof Upload) => (
+    <button
+      type="button"
+      aria-pressed={mode === value}
+      onClick={() => setMode(value)}
+      className={cn(
+        "flex items-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium",
+        mode === value ? "bg-white text-slate-900 shadow-sm" : "text-slate-700 hover:text-slate-900",
+      )}
+    >
+      <Icon className="h-4 w-4" aria-hidden />
+      {label}
+    </button>
+  );
+
+  return (
+    <form className="flex flex-col gap-4" onSubmit={submit} noValidate>
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={`${ids}-name`}>Name *</Label>
+        <Input
+          id={`${ids}-name`}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Dr. Jane Smith"
+          maxLength={255}
+          aria-invalid={Boolean(nameError)}
+          aria-describedby={nameError ? `${ids}-name-error` : undefined}
+          autoFocus
+        />
+        <FieldError id={`${ids}-name-error`}>{nameError}</FieldError>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor={`${ids}-title`}>Title</Label>
+          <Input
+            id={`${ids}-title`}
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            placeholder="MD, RPVI"
+            maxLength={255}
+          />
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor={`${ids}-specialty`}>Specialty</Label>
+          <Input
+            id={`${ids}-specialty`}
+            value={specialty}
+            onChange={(e) => setSpecialty(e.target.value)}
+            placeholder="Vascular Surgery"
+            maxLength={255}
+          />
+        </div>
+      </div>
+
+      <fieldset className="flex flex-col gap-3 rounded-md border border-slate-200 p-3">
+        <legend className="px-1 text-sm font-medium text-slate-800">Signature</legend>
+        {signatureUrl ? (
+          <div className="flex flex-wrap items-center gap-3">
+            <img
+              src={signatureUrl}
+              alt={`Current signature of ${name || "the physician"}`}
+              className="h-16 max-w-[240px] rounded border border-slate-200 bg-white object-contain"
+            />
+            <Button variant="outline" size="sm" onClick={() => setSignatureUrl(null)}>
+              <Trash2 className="h-4 w-4" aria-hidden />
+              Remove signature
+            </Button>
+            <p className="w-full text-xs text-slate-700">Upload or draw below to replace it.</p>
+          </div>
+        ) : null}
+        <div className="inline-flex w-fit gap-1 rounded-lg bg-slate-200/70 p-1">
+          {modeButton("upload", "Upload image", Upload)}
+          {modeButton("draw", "Draw", PenLine)}
+        </div>
+        {mode === "upload" ? (
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={`${ids}-file`}>Signature image</Label>
+            <input
+              ref={fileInput}
+              id={`${ids}-file`}
+              type="file"
+              accept="image/*"
+              onChange={(e) => chooseFile(e.target.files?.[0])}
+              className="text-sm text-slate-800 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-slate-800 hover:file:bg-slate-100"
+            />
+            <p className="text-xs text-slate-700">PNG, JPEG, GIF or WebP, up to 10 MB.</p>
+          </div>
+        ) : (
+          <SignaturePad ref={pad} />
+        )}
+      </fieldset>
+
+      <div className="flex justify-end gap-2">
+        <Button type="submit" disabled={pending}>
+          {pending ? "Saving..." : physician ? "Update Physician" : "Add Physician"}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,191 @@
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { Pencil, Plus, Stethoscope, Trash2 } from "lucide-react";
+import { useState } from "react";
+import type { Physician, PhysicianCreate } from "../../../../domain/contracts/physicians";
+import { Button } from "../../components/ui/button";
+import { Card, CardContent, EmptyState, Spinner } from "../../components/ui/card";
+import { ConfirmDialog } from "../../components/ui/dialog";
+import { toast } from "../../components/ui/use-toast";
+import { apiJson, apiRequest, errorMessage } from "../../lib/api";
+import { physicianRetry, queryClient } from "../../lib/query-client";
+import { PhysicianFormDialog, type PhysicianFormValues } from "./physician-form-dialog";
+import { uploadImage } from "./upload-image";
+
+const KEY = ["/api/physicians"];
+
+class SignatureError extends Error {
+  constructor(readonly original: unknown) {
+    super("Failed to process signature");
+  }
+}
+
+/** Uploads a new signature first (when there is one), then answers the physician fields to save. */
+async function withSignature(values: PhysicianFormValues): Promise<PhysicianCreate> {
+  let signatureUrl = values.signatureUrl;
+  if (values.newSignature) {
+    try {
+      signatureUrl = await uploadImage(
+        "/api/upload-signature",
+        "signature",
+        values.newSignature.blob,
+        values.newSignature.name,
+      );
+    } catch (error) {
+      throw new SignatureError(error);
+    }
+  }
+  return { name: values.name, title: values.title, specialty: values.specialty, signatureUrl };
+}
+
+function failure(title: string, fallback: string, error: unknown) {
+  const description =
+    error instanceof SignatureError
+      ? errorMessage(error.original, "Failed to process signature")
+      : errorMessage(error, fallback);
+  toast({ title, description, variant: "destructive" });
+}
+
+export function PhysiciansTab({ canManage }: { canManage: boolean }) {
+  const {
+    data: physicians,
+    isLoading,
+    isError,
+    error,
+  } = useQuery<Physician[]>({ queryKey: KEY, retry: physicianRetry });
+  const [editing, setEditing] = useState<Physician | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+  const [deleting, setDeleting] = useState<Physician | null>(null);
+
+  const save = useMutation({
+    mutationFn: async ({ id, values }: { id: number | null; values: PhysicianFormValues }) => {
+      const body = await withSignature(values);
+      return id === null
+        ? apiJson<Physician>("POST", "/api/physicians", body)
+        : apiJson<Physician>("PATCH", `/api/physicians/${id}`, body);
+    },
+    onSuccess: (_saved, { id }) => {
+      queryClient.invalidateQueries({ queryKey: KEY });
+      setFormOpen(false);
+      toast({
+        title: id === null ? "Physician Added" : "Physician Updated",
+        description: id === null ? "The physician has been added." : "The physician has been updated.",
+        variant: "success",
+      });
+    },
+    onError: (err, { id }) =>
+      id === null
+        ? failure("Failed to Add Physician", "Failed to add physician", err)
+        : failure("Failed to Update Physician", "Failed to update physician", err),
+  });
+
+  const remove = useMutation({
+    mutationFn: (id: number) => apiRequest("DELETE", `/api/physicians/${id}`),
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: KEY });
+      toast({ title: "Physician Deleted", description: "The physician has been removed.", variant: "success" });
+    },
+    onError: (err) => failure("Failed to Delete Physician", "Failed to delete physician", err),
+  });
+
+  const openForm = (physician: Physician | null) => {
+    setEditing(physician);
+    setFormOpen(true);
+  };
+
+  return (
+    <section aria-labelledby="physicians-heading" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="physicians-heading" className="text-lg font-semibold text-slate-900">
+            Physicians
+          </h2>
+          <p className="text-sm text-slate-700">Reporting physicians and the signatures shown on their reports.</p>
+        </div>
+        {canManage ? (
+          <Button onClick={() => openForm(null)}>
+            <Plus className="h-4 w-4" aria-hidden />
+            Add Physician
+          </Button>
+        ) : null}
+      </div>
+
+      {isLoading ? (
+        <Spinner label="Loading physicians..." />
+      ) : isError ? (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+          {errorMessage(error, "Failed to load physicians")}
+        </p>
+      ) : !physicians?.length ? (
+        <EmptyState title="No Physicians Added" icon={<Stethoscope className="h-8 w-8" aria-hidden />}>
+          {canManage
+            ? "Add the physicians who sign your reports, with their signatures."
+            : "An administrator of your clinic adds the physicians who sign reports."}
+        </EmptyState>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {physicians.map((p) => (
+            <li key={p.id}>
+              <Card className="flex h-full flex-col">
+                <CardContent className="flex flex-1 flex-col gap-3 pt-5">
+                  <div>
+                    <h3 className="font-semibold text-slate-900">{p.name}</h3>
+                    {p.title ? <p className="text-sm text-slate-700">{p.title}</p> : null}
+                    {p.specialty ? <p className="text-sm text-slate-700">{p.specialty}</p> : null}
+                  </div>
+                  <div className="flex h-20 items-center justify-center rounded-md border border-slate-200 bg-slate-50">
+                    {p.signatureUrl ? (
+                      <img
+                        src={p.signatureUrl}
+                        alt={`Signature of ${p.name}`}
+                        className="max-h-16 max-w-full object-contain"
+                      />
+                    ) : (
+                      <span className="text-sm text-slate-700">No signature</span>
+                    )}
+                  </div>
+                  {canManage ? (
+                    <div className="mt-auto flex justify-end gap-2">
+                      <Button variant="outline" size="sm" onClick={() => openForm(p)} aria-label={`Edit ${p.name}`}>
+                        <Pencil className="h-4 w-4" aria-hidden />
+                        Edit
+                      </Button>
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        onClick={() => setDeleting(p)}
+                        aria-label={`Delete ${p.name}`}
+                      >
+                        <Trash2 className="h-4 w-4 text-red-700" aria-hidden />
+                        Delete
+                      </Button>
+                    </div>
+                  ) : null}
+                </CardContent>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <PhysicianFormDialog
+        open={formOpen}
+        onOpenChange={setFormOpen}
+        physician={editing}
+        pending={save.isPending}
+        onSubmit={(values) => save.mutate({ id: editing?.id ?? null, values })}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => {
+          if (!open) setDeleting(null);
+        }}
+        title="Delete Physician"
+        description={`Are you sure you want to delete ${deleting?.name ?? "this physician"}? This cannot be undone.`}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting.id);
+          setDeleting(null);
+        }}
+      />
+    </section>
+  );
+}
