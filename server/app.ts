@@ -16,6 +16,7 @@ import type { Database } from "./db/client";
 import { adminRoutes } from "./features/admin/admin.routes";
 import { authRoutes } from "./features/auth/auth.routes";
 import { clinicRoutes } from "./features/clinic/clinic.routes";
+import { exportsRoutes } from "./features/exports/exports.routes";
 import { filesRoutes } from "./features/files/files.routes";
 import { invitationsRoutes } from "./features/invitations/invitations.routes";
 import { templatesRoutes } from "./features/templates/templates.routes";
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(authRoutes, deps);
   await app.register(filesRoutes, deps);
+  await app.register(exportsRoutes, deps);
   await app.register(invitationsRoutes, deps);
   await app.register(staffRoutes, deps);
   await app.register(templatesRoutes, deps);

@@ -1,0 +1,258 @@
+import {
+  cssFontStacks,
+  type ExportLayout,
+  type ExportSignaturePosition,
+  type TemplateSettings,
+} from "./template-settings";
+
+/**
+ * The document every export renders: one report read together with its template, clinic, physician and
+ * signer (see docs/decisions/003-export-read-model.md), and the format-neutral view built from it.
+ * The print page, the PDF, the DOCX and the web's print window all draw the same view, so a flag or a
+ * label changes in one place.
+ */
+
+/** An image as bytes (server renderers) or as a same-origin URL (the web's print window). */
+export type DocumentImage = {
+  mimeType: string;
+  data?: Uint8Array;
+  url?: string;
+  /** Pixel size when known: renderers keep the aspect ratio. */
+  width?: number;
+  height?: number;
+};
+
+export type ExportReport = {
+  id: number;
+  patientName: string;
+  patientDob: string | null;
+  examDate: string | null;
+  studyType: string;
+  indication: string;
+  findings: string;
+  impression: string;
+  isFinalized: boolean;
+  finalizedAt: Date | string | null;
+  isAmended: boolean;
+  amendedAt: Date | string | null;
+  amendmentReason: string | null;
+  amendmentCount?: number | null;
+  generatedAt: Date | string;
+};
+
+export type ExportClinic = {
+  name: string | null;
+  address: string | null;
+  city?: string | null;
+  state?: string | null;
+  zipCode?: string | null;
+  phone: string | null;
+  logo: DocumentImage | null;
+};
+
+export type ExportPhysician = {
+  name: string;
+  title: string | null;
+  specialty: string | null;
+  signature: DocumentImage | null;
+};
+
+export type ReportDocument = {
+  report: ExportReport;
+  template: TemplateSettings;
+  clinic: ExportClinic;
+  physician: ExportPhysician | null;
+  /** Display name of the user who finalized the report. */
+  signedBy: string | null;
+  /** Display name of the user who made the latest amendment. */
+  amendedBy: string | null;
+  /** The clinic's patient identifier; reports carry none yet, so this is null until one exists. */
+  patientId: string | null;
+};
+
+export type LabelledValue = { label: string; value: string };
+
+export type DocumentSection = { key: "indication" | "findings" | "impression"; heading: string; paragraphs: string[] };
+
+export type DocumentView = {
+  fontFamily: TemplateSettings["fontFamily"];
+  cssFontStack: string;
+  fontSizePt: number;
+  primaryColor: string;
+  letterhead: { clinicName: string; addressLines: string[]; phone: string | null; logo: DocumentImage | null } | null;
+  title: string;
+  /** "Report #12", "Generated 22 Nov 2026, 10:14 UTC" as the flags allow. */
+  metaLine: string[];
+  isDraft: boolean;
+  watermark: string | null;
+  patient: { heading: string; layout: ExportLayout; fields: LabelledValue[] };
+  amendment: { heading: string; lines: string[] } | null;
+  sections: DocumentSection[];
+  signature: {
+    position: ExportSignaturePosition;
+    image: DocumentImage | null;
+    name: string | null;
+    title: string | null;
+    specialty: string | null;
+    /** "Electronically signed by ... on ..." on finalized reports. */
+    signedLine: string | null;
+    /** Said instead on drafts, so a printed draft cannot pass for a signed report. */
+    pendingLine: string | null;
+  } | null;
+  footer: { text: string | null };
+  /** Document title and file metadata. */
+  documentTitle: string;
+};
+
+export const DEFAULT_CLINIC_NAME = "Medical Clinic";
+export const DOCUMENT_TITLE = "Ultrasound Report";
+export const DRAFT_MARK = "DRAFT";
+
+export type FormatOptions = { timeZone?: string; now?: Date };
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A calendar date ("2026-11-22") as "22 Nov 2026": day and month-name cannot be misread by US or
+ * European readers, and a date-only value is never shifted by a time zone.
+ */
+export function formatCalendarDate(value: string | null | undefined): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value ?? "");
+  if (!match) return value?.trim() || "Not recorded";
+  const month = MONTHS[Number(match[2]) - 1];
+  return month ? `${Number(match[3])} ${month} ${match[1]}` : value!;
+}
+
+/** A moment as "22 Nov 2026, 14:05 UTC" in the given zone (the reader's, or the server's). */
+export function formatMoment(value: Date | string | null | undefined, timeZone?: string): string {
+  if (!value) return "";
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return "";
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZoneName: "short",
+  }).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("day")} ${part("month")} ${part("year")}, ${part("hour")}:${part("minute")} ${part("timeZoneName")}`.trim();
+}
+
+/** Paragraphs of a free-text field: blank lines separate them, single line breaks are kept inside. */
+export function paragraphsOf(value: string): string[] {
+  return value
+    .replace(/\r\n?/g, "\n")
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+}
+
+function addressLines(doc: ReportDocument): string[] {
+  const override = doc.template.clinicAddress;
+  if (override)
+    return override
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l.length > 0);
+  const { clinic } = doc;
+  const lines = (clinic.address ?? "").split(/\r?\n/).map((l) => l.trim());
+  const region = [clinic.state, clinic.zipCode].filter(Boolean).join(" ");
+  const cityLine = [clinic.city, region].filter(Boolean).join(", ");
+  return [...lines, cityLine].filter((l) => l.length > 0);
+}
+
+/** The format-neutral view of a report document: what is shown, in which order, with which words. */
+export function buildDocumentView(doc: ReportDocument, options: FormatOptions = {}): DocumentView {
+  const { report, template } = doc;
+  const moment = (value: Date | string | null | undefined) => formatMoment(value, options.timeZone);
+  const isDraft = !report.isFinalized;
+
+  const clinicName = template.clinicName ?? (doc.clinic.name?.trim() || DEFAULT_CLINIC_NAME);
+  const letterhead = template.showHeader
+    ? {
+        clinicName,
+        addressLines: addressLines(doc),
+        phone: template.clinicPhone ?? (doc.clinic.phone?.trim() || null),
+        logo: template.showLogo ? doc.clinic.logo : null,
+      }
+    : null;
+
+  const metaLine: string[] = [];
+  if (template.showReportId) metaLine.push(`Report #${report.id}`);
+  if (template.showGenerationDate) metaLine.push(`Generated ${moment(report.generatedAt)}`);
+
+  const fields: LabelledValue[] = [{ label: "Patient Name", value: report.patientName }];
+  if (template.showPatientId && doc.patientId) fields.push({ label: "Patient ID", value: doc.patientId });
+  fields.push({ label: "Date of Birth", value: formatCalendarDate(report.patientDob) });
+  fields.push({ label: "Exam Date", value: formatCalendarDate(report.examDate) });
+  if (template.showStudyType) fields.push({ label: "Study Type", value: report.studyType });
+
+  const sections: DocumentSection[] = [];
+  if (template.showIndication) {
+    sections.push({ key: "indication", heading: "Indication", paragraphs: paragraphsOf(report.indication) });
+  }
+  if (template.showFindings) {
+    sections.push({ key: "findings", heading: "Findings", paragraphs: paragraphsOf(report.findings) });
+  }
+  if (template.showImpression) {
+    sections.push({ key: "impression", heading: "Impression", paragraphs: paragraphsOf(report.impression) });
+  }
+
+  let amendment: DocumentView["amendment"] = null;
+  if (report.isAmended) {
+    const number = Math.max(1, report.amendmentCount ?? 1);
+    const when = moment(report.amendedAt);
+    const by = doc.amendedBy ? ` by ${doc.amendedBy}` : "";
+    amendment = {
+      heading: "Amended Report",
+      lines: [
+        `Amendment ${number}${when ? ` on ${when}` : ""}${by}.`,
+        `Reason: ${report.amendmentReason?.trim() || "Not recorded"}`,
+      ],
+    };
+  }
+
+  const physician = doc.physician;
+  const signer = doc.signedBy ?? physician?.name ?? null;
+  const signature: DocumentView["signature"] = template.showSignature
+    ? {
+        position: template.signaturePosition,
+        // A signature image on a draft would make it look signed: drafts show the block without it.
+        image: isDraft ? null : (physician?.signature ?? null),
+        name: physician?.name ?? null,
+        title: physician?.title?.trim() || null,
+        specialty: physician?.specialty?.trim() || null,
+        signedLine:
+          !isDraft && report.finalizedAt
+            ? `Electronically signed by ${signer ?? "the reporting physician"} on ${moment(report.finalizedAt)}`
+            : null,
+        pendingLine: isDraft
+          ? report.isAmended
+            ? "Amended: awaiting re-finalization. Not electronically signed."
+            : "Draft: not electronically signed."
+          : null,
+      }
+    : null;
+
+  return {
+    fontFamily: template.fontFamily,
+    cssFontStack: cssFontStacks[template.fontFamily],
+    fontSizePt: template.fontSizePt,
+    primaryColor: template.primaryColor,
+    letterhead,
+    title: DOCUMENT_TITLE,
+    metaLine,
+    isDraft,
+    watermark: isDraft ? DRAFT_MARK : null,
+    patient: { heading: "Patient Information", layout: template.patientInfoLayout, fields },
+    amendment,
+    sections,
+    signature,
+    footer: { text: template.showFooter ? template.footerText : null },
+    documentTitle: `${DOCUMENT_TITLE}: ${report.patientName}`,
+  };
+}

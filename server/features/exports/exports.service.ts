@@ -1,0 +1,151 @@
+import { notFound } from "../../../domain/errors";
+import { docxFileNameFromList, pdfFileName } from "../../../domain/exports/file-names";
+import { buildDocumentView, type DocumentImage, type ReportDocument } from "../../../domain/exports/report-document";
+import { resolveTemplateSettings } from "../../../domain/exports/template-settings";
+import type { Db, Queryable } from "../../db/client";
+import { recordAudit } from "../../platform/audit";
+import { assertCan, type Ctx } from "../../platform/context";
+import type { FileStore } from "../../platform/file-store";
+import { fileIdFromUrl, readClinicFile } from "../files/files.service";
+import { prepareDocumentImage } from "./export-images";
+import {
+  findClinicTemplate,
+  findDefaultTemplate,
+  findExportClinic,
+  findExportPhysician,
+  findExportReport,
+  findUserNames,
+} from "./exports.repository";
+import { renderDocx } from "./render-docx";
+import { renderPdf } from "./render-pdf";
+import { renderPrintHtml } from "./render-print-html";
+
+export type ExportFormat = "html" | "pdf" | "docx";
+
+export type ExportDeps = { db: Db; fileStore: FileStore; timeZone?: string };
+
+export type ExportRequest = {
+  reportId: number;
+  format: ExportFormat;
+  /** A template chosen by the client; unknown or another clinic's is a 404. */
+  templateId?: number;
+  /** A download name already checked against the safe shape; null gives the list rule's name. */
+  fileName?: string | null;
+};
+
+export type ExportResult = { contentType: string; body: string | Buffer; fileName: string | null };
+
+const displayName = (user: { firstName: string | null; lastName: string | null; email: string }) =>
+  [user.firstName, user.lastName].filter(Boolean).join(" ").trim() || user.email;
+
+async function clinicImage(deps: ExportDeps, clinicId: number, url: string | null | undefined) {
+  const id = fileIdFromUrl(url);
+  if (id === null) return null;
+  const file = await readClinicFile(deps.db, deps.fileStore, clinicId, id);
+  return file ? prepareDocumentImage(file.data, file.row.sha256) : null;
+}
+
+/** Template order: the one asked for, then the report's own, then the clinic's default, then the spec's fallbacks. */
+async function chooseTemplate(db: Queryable, clinicId: number, asked: number | undefined, own: number | null) {
+  if (asked !== undefined) {
+    const template = await findClinicTemplate(db, clinicId, asked);
+    if (!template) throw notFound("Template");
+    return template;
+  }
+  // The report's template may since have been deleted: that falls through rather than failing the export.
+  const ownTemplate = own === null ? undefined : await findClinicTemplate(db, clinicId, own);
+  return ownTemplate ?? (await findDefaultTemplate(db, clinicId)) ?? null;
+}
+
+/** Reads one report as a document of its clinic; another clinic's or a deleted report is a 404. */
+export async function loadReportDocument(
+  deps: ExportDeps,
+  ctx: Ctx,
+  reportId: number,
+  templateId?: number,
+): Promise<ReportDocument> {
+  return (await loadDocument(deps, ctx, reportId, templateId)).document;
+}
+
+async function loadDocument(
+  deps: ExportDeps,
+  ctx: Ctx,
+  reportId: number,
+  templateId: number | undefined,
+): Promise<{ document: ReportDocument; templateId: number | null }> {
+  assertCan(ctx, "report:read");
+  const { db } = deps;
+  const report = await findExportReport(db, ctx.clinicId, reportId);
+  if (!report) throw notFound("Report");
+  const [template, clinic, physician] = await Promise.all([
+    chooseTemplate(db, ctx.clinicId, templateId, report.templateId),
+    findExportClinic(db, ctx.clinicId),
+    report.physicianId === null ? undefined : findExportPhysician(db, ctx.clinicId, report.physicianId),
+  ]);
+  const signerIds = [report.finalizedBy, report.amendedBy].filter((id): id is string => Boolean(id));
+  const names = new Map((await findUserNames(db, ctx.clinicId, signerIds)).map((u) => [u.id, displayName(u)]));
+  const settings = resolveTemplateSettings(template);
+  // A logo stored on the report (one of ours) wins; otherwise the clinic's current logo.
+  const logoUrl = fileIdFromUrl(report.logoUrl) !== null ? report.logoUrl : clinic?.logoUrl;
+  const [logo = null, signature = null]: (DocumentImage | null)[] = await Promise.all([
+    settings.showHeader && settings.showLogo ? clinicImage(deps, ctx.clinicId, logoUrl) : null,
+    settings.showSignature && physician ? clinicImage(deps, ctx.clinicId, physician.signatureUrl) : null,
+  ]);
+  const document: ReportDocument = {
+    report,
+    template: settings,
+    clinic: {
+      name: clinic?.name ?? null,
+      address: clinic?.address ?? null,
+      city: clinic?.city,
+      state: clinic?.state,
+      zipCode: clinic?.zipCode,
+      phone: clinic?.phone ?? null,
+      logo,
+    },
+    physician: physician
+      ? { name: physician.name, title: physician.title, specialty: physician.specialty, signature }
+      : null,
+    signedBy: report.finalizedBy ? (names.get(report.finalizedBy) ?? null) : null,
+    amendedBy: report.amendedBy ? (names.get(report.amendedBy) ?? null) : null,
+    patientId: null,
+  };
+  return { document, templateId: template?.id ?? null };
+}
+
+/** Renders one export and records it in the audit trail (the only write an export makes). */
+export async function exportReport(deps: ExportDeps, ctx: Ctx, request: ExportRequest): Promise<ExportResult> {
+  const { document, templateId } = await loadDocument(deps, ctx, request.reportId, request.templateId);
+  const view = buildDocumentView(document, { timeZone: deps.timeZone });
+  const { report } = document;
+  let result: ExportResult;
+  if (request.format === "html") {
+    result = { contentType: "text/html; charset=utf-8", body: renderPrintHtml(view), fileName: null };
+  } else if (request.format === "pdf") {
+    result = {
+      contentType: "application/pdf",
+      body: await renderPdf(view),
+      fileName: request.fileName ?? pdfFileName(report.patientName, report.id),
+    };
+  } else {
+    result = {
+      contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      body: await renderDocx(view),
+      fileName: request.fileName ?? docxFileNameFromList(report.patientName, report.id),
+    };
+  }
+  await deps.db.transaction((tx) =>
+    recordAudit(tx, {
+      action: "report.exported",
+      clinicId: ctx.clinicId,
+      actorUserId: ctx.user.id,
+      entityType: "report",
+      entityId: report.id,
+      // Never the patient's name or the file name (it carries the name): format and template only.
+      details: { format: request.format, templateId },
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+    }),
+  );
+  return result;
+}

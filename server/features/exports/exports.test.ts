@@ -1,0 +1,307 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditEvents, clinics, physicians, reports, reportTemplates } from "../../db/schema";
+import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
+import { saveFile } from "../files/files.service";
+import { sampleLogoPng, sampleReportText, sampleSignaturePng } from "./export-samples";
+
+const run = promisify(execFile);
+
+let t: TestApp;
+let admin: SignedIn;
+let other: SignedIn;
+let work: string;
+const ids = { draft: 0, finalized: 0, amended: 0, deleted: 0, plain: 0, otherReport: 0, hidden: 0, otherTemplate: 0 };
+
+async function seed() {
+  const { db } = t.deps.database;
+  const store = t.deps.fileStore;
+  const signature = await saveFile(db, store, {
+    clinicId: admin.clinicId,
+    kind: "signature",
+    data: await sampleSignaturePng(),
+    mimeType: "image/png",
+  });
+  const logo = await saveFile(db, store, {
+    clinicId: admin.clinicId,
+    kind: "logo",
+    data: await sampleLogoPng(),
+    mimeType: "image/png",
+  });
+  await db
+    .update(clinics)
+    .set({ logoUrl: logo.url, address: "12 River Road", phone: "(217) 555-0100", zipCode: "62701" })
+    .where(eq(clinics.id, admin.clinicId));
+  const [physician] = await db
+    .insert(physicians)
+    .values({
+      clinicId: admin.clinicId,
+      name: "Dr. Maria Chen",
+      title: "MD, RPVI",
+      specialty: "Vascular Surgery",
+      signatureUrl: signature.url,
+    })
+    .returning();
+  const [hidden] = await db
+    .insert(reportTemplates)
+    .values({
+      clinicId: admin.clinicId,
+      name: "Minimal",
+      showIndication: false,
+      showFindings: false,
+      showStudyType: false,
+      showSignature: false,
+      showReportId: false,
+      patientInfoLayout: "list",
+      fontFamily: "Times New Roman",
+      fontSize: "14px",
+      primaryColor: "#b91c1c",
+    })
+    .returning();
+  const [foreign] = await db.insert(reportTemplates).values({ clinicId: other.clinicId, name: "Theirs" }).returning();
+  ids.hidden = hidden!.id;
+  ids.otherTemplate = foreign!.id;
+
+  const base = { clinicId: admin.clinicId, physicianId: physician!.id, ...sampleReportText };
+  const now = new Date("2026-11-03T09:30:00Z");
+  const insert = async (values: Partial<typeof reports.$inferInsert>) => {
+    const [row] = await db
+      .insert(reports)
+      .values({ ...base, ...values })
+      .returning({ id: reports.id });
+    return row!.id;
+  };
+  ids.draft = await insert({});
+  ids.finalized = await insert({ isFinalized: true, isDraft: false, finalizedAt: now, finalizedBy: admin.userId });
+  ids.amended = await insert({
+    isFinalized: true,
+    isDraft: false,
+    finalizedAt: now,
+    finalizedBy: admin.userId,
+    isAmended: true,
+    amendedAt: new Date("2026-11-03T08:00:00Z"),
+    amendedBy: admin.userId,
+    amendmentReason: "Corrected the side of the stenosis",
+    amendmentCount: 2,
+  });
+  ids.deleted = await insert({ deletedAt: now });
+  ids.plain = await insert({ physicianId: null, patientName: "Plain Template" });
+  const [theirs] = await db
+    .insert(reports)
+    .values({ ...sampleReportText, clinicId: other.clinicId })
+    .returning({ id: reports.id });
+  ids.otherReport = theirs!.id;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await registerClinic(t.app, "Riverside Vascular");
+  other = await registerClinic(t.app, "Other Clinic");
+  work = fs.mkdtempSync(path.join(os.tmpdir(), "exports-test-"));
+  await seed();
+});
+
+afterAll(async () => {
+  await t?.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+async function pdfText(body: Buffer, name: string) {
+  const file = path.join(work, name);
+  fs.writeFileSync(file, body);
+  await run("qpdf", ["--check", file]); // rejects on a damaged file
+  const { stdout } = await run("pdftotext", ["-layout", file, "-"]);
+  return stdout;
+}
+
+const SECTIONS = ["PATIENT INFORMATION", "INDICATION", "FINDINGS", "IMPRESSION"];
+
+describe("PDF file", () => {
+  it("renders a finalized report with every section, the signature and page numbers", async () => {
+    const res = await as(t.app, admin)({ url: `/api/reports/${ids.finalized}/pdf-file` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/pdf");
+    expect(res.headers["content-disposition"]).toBe(
+      `attachment; filename="report-Margaret-O-Neil-${ids.finalized}.pdf"`,
+    );
+    expect(res.headers["cache-control"]).toContain("no-store");
+    const text = await pdfText(res.rawPayload, "final.pdf");
+    for (const s of SECTIONS) expect(text).toContain(s);
+    expect(text).toContain("Margaret O'Neil");
+    expect(text).toContain("Riverside Vascular");
+    expect(text).toContain("12 River Road");
+    expect(text).toContain("Dr. Maria Chen");
+    expect(text).toContain("Vascular Surgery");
+    expect(text).toMatch(/Electronically signed by Ada Admin on 3 Nov 2026/);
+    expect(text).toContain("Left internal carotid artery stenosis of 70-99%");
+    expect(text).toMatch(/Page 1 of \d/);
+    expect(text).not.toContain("(DRAFT)");
+  });
+
+  it("marks a draft and leaves it unsigned", async () => {
+    const res = await as(t.app, admin)({ url: `/api/reports/${ids.draft}/pdf?format=file` });
+    expect(res.headers["content-type"]).toBe("application/pdf");
+    const text = await pdfText(res.rawPayload, "draft.pdf");
+    expect(text).toContain("ULTRASOUND REPORT (DRAFT)");
+    expect(text).toContain("Draft: not electronically signed.");
+    expect(text).not.toContain("Electronically signed by");
+    for (const s of SECTIONS) expect(text).toContain(s);
+  });
+
+  it("shows the amendment notice with its number, reason and date", async () => {
+    const res = await as(t.app, admin)({ url: `/api/reports/${ids.amended}/pdf-file?filename=amended.pdf` });
+    expect(res.headers["content-disposition"]).toBe('attachment; filename="amended.pdf"');
+    const text = await pdfText(res.rawPayload, "amended.pdf");
+    expect(text).toContain("AMENDED REPORT");
+    expect(text).toMatch(/Amendment 2 on 3 Nov 2026, \d\d:\d\d .* by Ada Admin\./);
+    expect(text).toContain("Reason: Corrected the side of the stenosis");
+  });
+});
+
+describe("print page", () => {
+  it("is the printable HTML of the spec, with images inline and no inline script", async () => {
+    const res = await as(t.app, admin)({ url: `/api/reports/${ids.finalized}/pdf` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toContain("text/html");
+    expect(res.headers["content-disposition"]).toBeUndefined();
+    expect(String(res.headers["content-security-policy"])).toContain("script-src 'self'");
+    const html = res.body;
+    for (const key of ["indication", "findings", "impression"]) expect(html).toContain(`data-section="${key}"`);
+    expect(html).toContain("Margaret O&#39;Neil");
+    expect(html).toMatch(/<img src="data:image\/png;base64,[^"]+" alt="Riverside Vascular logo">/);
+    expect(html).toMatch(/class="signature-image" src="data:image\/png;base64,/);
+    expect(html).toContain("Electronically signed by Ada Admin on 3 Nov 2026");
+    expect(html).toContain('id="print-button"');
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    expect(html).toContain("Arial");
+    expect(html).toContain("#0066cc");
+    const script = await t.app.inject({ url: "/api/exports/print-page.js" });
+    expect(script.statusCode).toBe(200);
+    expect(script.body).toContain("window.print()");
+  });
+
+  it("follows the template: hidden flags leave their sections out", async () => {
+    const res = await as(t.app, admin)({ url: `/api/reports/${ids.finalized}/pdf?templateId=${ids.hidden}` });
+    const html = res.body;
+    expect(html).not.toContain('data-section="indication"');
+    expect(html).not.toContain('data-section="findings"');
+    expect(html).toContain('data-section="impression"');
+    expect(html).not.toContain("Study Type");
+    expect(html).not.toContain('aria-label="Signature"');
+    expect(html).not.toContain(`Report #${ids.finalized}`);
+    expect(html).toContain("patient-list");
+    expect(html).toContain('"Times New Roman"');
+    expect(html).toContain("font-size: 14pt");
+    expect(html).toContain("#b91c1c");
+  });
+
+  it("uses the clinic's default template when none is asked for, else the spec's fallbacks", async () => {
+    const before = await as(t.app, admin)({ url: `/api/reports/${ids.plain}/pdf` });
+    expect(before.body).toContain("patient-grid");
+    const { db } = t.deps.database;
+    await db.update(reportTemplates).set({ isDefault: true }).where(eq(reportTemplates.id, ids.hidden));
+    const after = await as(t.app, admin)({ url: `/api/reports/${ids.plain}/pdf` });
+    expect(after.body).toContain("patient-list");
+    await db.update(reportTemplates).set({ isDefault: false }).where(eq(reportTemplates.id, ids.hidden));
+  });
+
+  it("marks drafts with a DRAFT watermark and says they are unsigned", async () => {
+    const res = await as(t.app, admin)({ url: `/api/reports/${ids.draft}/pdf` });
+    expect(res.body).toContain('<div class="watermark" aria-hidden="true">DRAFT</div>');
+    expect(res.body).toContain("Draft: not electronically signed.");
+    expect(res.body).not.toContain(`class="signature-image"`);
+  });
+});
+
+describe("DOCX", () => {
+  it("converts in LibreOffice and shows every section, the patient and the signature", async () => {
+    const res = await as(t.app, admin)({ url: `/api/reports/${ids.amended}/docx` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
+    expect(res.headers["content-disposition"]).toBe(
+      `attachment; filename="report-Margaret-O-Neil-${ids.amended}.docx"`,
+    );
+    const file = path.join(work, "amended.docx");
+    fs.writeFileSync(file, res.rawPayload);
+    await run("soffice", [
+      `-env:UserInstallation=file://${path.join(work, "lo-profile")}`,
+      "--headless",
+      "--convert-to",
+      "pdf",
+      "--outdir",
+      work,
+      file,
+    ]);
+    const text = await pdfText(fs.readFileSync(path.join(work, "amended.pdf")), "amended-docx.pdf");
+    for (const s of SECTIONS) expect(text).toContain(s);
+    expect(text).toContain("Margaret O'Neil");
+    expect(text).toContain("Riverside Vascular");
+    expect(text).toContain("AMENDED REPORT");
+    expect(text).toContain("Reason: Corrected the side of the stenosis");
+    expect(text).toMatch(/Electronically signed by Ada Admin on 3 Nov 2026/);
+    expect(text).toMatch(/Page 1 of \d/);
+  }, 120_000);
+
+  it("takes a safe file name and refuses any other", async () => {
+    const ok = await as(
+      t.app,
+      admin,
+    )({ url: `/api/reports/${ids.draft}/docx?filename=Margaret_O_Neil_Report_2026-11-02.docx` });
+    expect(ok.headers["content-disposition"]).toBe('attachment; filename="Margaret_O_Neil_Report_2026-11-02.docx"');
+    for (const bad of ["../x.docx", "a b.docx", "x.pdf", 'x".docx']) {
+      const res = await as(t.app, admin)({ url: `/api/reports/${ids.draft}/docx?filename=${encodeURIComponent(bad)}` });
+      expect(res.statusCode, bad).toBe(400);
+    }
+  });
+});
+
+describe("access", () => {
+  const routes = (id: number) => [`/api/reports/${id}/pdf`, `/api/reports/${id}/pdf-file`, `/api/reports/${id}/docx`];
+
+  it("answers 401 without a session", async () => {
+    for (const url of routes(ids.finalized)) expect((await t.app.inject({ url })).statusCode, url).toBe(401);
+  });
+
+  it("answers 404 for another clinic's report, a deleted report and an unknown one", async () => {
+    for (const id of [ids.otherReport, ids.deleted, 999_999]) {
+      for (const url of routes(id)) expect((await as(t.app, admin)({ url })).statusCode, url).toBe(404);
+    }
+    const theirs = await as(t.app, other)({ url: `/api/reports/${ids.finalized}/docx` });
+    expect(theirs.statusCode).toBe(404);
+  });
+
+  it("answers 404 for an unknown template or another clinic's, 400 for a malformed one", async () => {
+    for (const templateId of [999_999, ids.otherTemplate]) {
+      const res = await as(t.app, admin)({ url: `/api/reports/${ids.finalized}/docx?templateId=${templateId}` });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error).toBe("Template not found");
+    }
+    expect((await as(t.app, admin)({ url: `/api/reports/${ids.finalized}/pdf?templateId=abc` })).statusCode).toBe(400);
+    expect((await as(t.app, admin)({ url: `/api/reports/x/pdf` })).statusCode).toBe(400);
+  });
+
+  it("audits every export with its format and no patient data", async () => {
+    const { db } = t.deps.database;
+    const countFor = async (id: number) =>
+      (
+        await db
+          .select()
+          .from(auditEvents)
+          .where(and(eq(auditEvents.action, "report.exported"), eq(auditEvents.entityId, String(id))))
+      ).map((e) => e.details as { format: string });
+    const before = await countFor(ids.plain);
+    await as(t.app, admin)({ url: `/api/reports/${ids.plain}/docx` });
+    await as(t.app, admin)({ url: `/api/reports/${ids.plain}/pdf-file` });
+    const after = await countFor(ids.plain);
+    expect(after.length - before.length).toBe(2);
+    expect(after.map((d) => d.format)).toEqual(expect.arrayContaining(["docx", "pdf"]));
+    expect(JSON.stringify(after)).not.toContain("Plain Template");
+    const refused = await countFor(ids.otherReport);
+    expect(refused).toHaveLength(0);
+  });
+});
