@@ -1,0 +1,124 @@
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { PGlite } from "@electric-sql/pglite";
+import type { Config } from "../config";
+import { acquireDirectoryLock } from "../db/directory-lock";
+
+const run = promisify(execFile);
+
+export const KEY_WARNING =
+  "The backup does not contain the file encryption key. Keep DATA_DIR/secrets/file-encryption-key (or FILE_ENCRYPTION_KEY) " +
+  "in a separate safe place: without it the backed-up worksheet files, signatures and logos cannot be read.";
+
+type Manifest = {
+  format: 1;
+  createdAt: string;
+  database: { kind: "pglite" | "postgres"; file: string; sha256: string };
+  files: Array<{ path: string; sha256: string; bytes: number }>;
+};
+
+const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
+
+function listFiles(root: string): string[] {
+  if (!fs.existsSync(root)) return [];
+  return fs
+    .readdirSync(root, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && !e.name.endsWith(".tmp"))
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)));
+}
+
+/**
+ * Writes the database and the encrypted file store into a new folder under `targetDir`.
+ * The embedded database is copied with the server stopped (its directory lock is taken here).
+ */
+export async function backup(config: Config, targetDir: string): Promise<{ folder: string; manifest: Manifest }> {
+  const folder = path.join(
+    path.resolve(targetDir),
+    `sonoscribe-backup-${new Date().toISOString().replace(/[:.]/g, "-")}`,
+  );
+  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const database = config.databaseUrl
+    ? await dumpPostgres(config.databaseUrl, path.join(folder, "database.pgdump"))
+    : await dumpPglite(path.join(config.dataDir, "pgdata"), path.join(folder, "database.pglite.tar.gz"));
+
+  const filesRoot = path.join(config.dataDir, "files");
+  const files = listFiles(filesRoot).map((relative) => {
+    const data = fs.readFileSync(path.join(filesRoot, relative));
+    const target = path.join(folder, "files", relative);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, data, { mode: 0o600 });
+    return { path: relative, sha256: sha256(data), bytes: data.length };
+  });
+  const manifest: Manifest = { format: 1, createdAt: new Date().toISOString(), database, files };
+  fs.writeFileSync(path.join(folder, "manifest.json"), JSON.stringify(manifest, null, 2));
+  return { folder, manifest };
+}
+
+async function dumpPglite(pgDir: string, target: string): Promise<Manifest["database"]> {
+  if (!fs.existsSync(pgDir)) throw new Error(`No embedded database at ${pgDir}`);
+  const release = acquireDirectoryLock(pgDir);
+  try {
+    const db = await PGlite.create({ dataDir: pgDir });
+    const dump = Buffer.from(await (await db.dumpDataDir("gzip")).arrayBuffer());
+    await db.close();
+    fs.writeFileSync(target, dump, { mode: 0o600 });
+    return { kind: "pglite", file: path.basename(target), sha256: sha256(dump) };
+  } finally {
+    release();
+  }
+}
+
+async function dumpPostgres(url: string, target: string): Promise<Manifest["database"]> {
+  await run("pg_dump", ["--format=custom", "--no-owner", `--file=${target}`, url]);
+  return { kind: "postgres", file: path.basename(target), sha256: sha256(fs.readFileSync(target)) };
+}
+
+/** Restores a backup folder into the configured (empty) database and data directory, checking every hash. */
+export async function restore(config: Config, backupFolder: string): Promise<Manifest> {
+  const folder = path.resolve(backupFolder);
+  const manifest = JSON.parse(fs.readFileSync(path.join(folder, "manifest.json"), "utf8")) as Manifest;
+  if (manifest.format !== 1) throw new Error("Unknown backup format");
+  const dump = fs.readFileSync(path.join(folder, manifest.database.file));
+  if (sha256(dump) !== manifest.database.sha256) throw new Error("The database dump does not match its checksum");
+  for (const file of manifest.files) {
+    if (sha256(fs.readFileSync(path.join(folder, "files", file.path))) !== file.sha256) {
+      throw new Error(`The file ${file.path} does not match its checksum`);
+    }
+  }
+
+  if (manifest.database.kind === "pglite") {
+    if (config.databaseUrl) throw new Error("This backup is of an embedded database: unset DATABASE_URL to restore it");
+    const pgDir = path.join(config.dataDir, "pgdata");
+    if (fs.existsSync(pgDir) && fs.readdirSync(pgDir).length > 0) {
+      throw new Error(`${pgDir} is not empty: restore into a new DATA_DIR`);
+    }
+    fs.mkdirSync(pgDir, { recursive: true });
+    const release = acquireDirectoryLock(pgDir);
+    try {
+      const db = await PGlite.create({ dataDir: pgDir, loadDataDir: new Blob([dump]) });
+      await db.close();
+    } finally {
+      release();
+    }
+  } else {
+    if (!config.databaseUrl)
+      throw new Error("This backup is of a PostgreSQL database: set DATABASE_URL to an empty database");
+    await run("pg_restore", [
+      "--no-owner",
+      "--exit-on-error",
+      `--dbname=${config.databaseUrl}`,
+      path.join(folder, manifest.database.file),
+    ]);
+  }
+
+  const filesRoot = path.join(config.dataDir, "files");
+  for (const file of manifest.files) {
+    const target = path.join(filesRoot, file.path);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.copyFileSync(path.join(folder, "files", file.path), target);
+  }
+  return manifest;
+}
