@@ -1,0 +1,202 @@
+import { z } from "zod";
+import { scanTypes } from "../report-engine/vocabulary";
+
+// The reports API, shared by server and web. Dates are ISO strings (date-only for patient dates).
+
+const isoDate = z.iso.date();
+const nullableIsoDate = isoDate.nullable();
+const timestamp = z.string();
+
+export const physicianSummarySchema = z.object({
+  name: z.string(),
+  title: z.string(),
+  specialty: z.string(),
+  signatureUrl: z.string().nullable(),
+});
+export type PhysicianSummary = z.infer<typeof physicianSummarySchema>;
+
+export const reportSchema = z.object({
+  id: z.number(),
+  worksheetId: z.number().nullable(),
+  digitalWorksheetId: z.number().nullable(),
+  patientName: z.string(),
+  patientDob: nullableIsoDate,
+  examDate: nullableIsoDate,
+  studyType: z.string(),
+  indication: z.string(),
+  findings: z.string(),
+  impression: z.string(),
+  /** The engine's machine-readable grades (domain/contracts/study.ts conclusionSchema). */
+  conclusions: z.array(z.unknown()),
+  warnings: z.array(z.string()),
+  physicianId: z.number().nullable(),
+  sonographerId: z.number().nullable(),
+  templateId: z.number().nullable(),
+  logoUrl: z.string().nullable(),
+  isDraft: z.boolean(),
+  isFinalized: z.boolean(),
+  finalizedAt: timestamp.nullable(),
+  finalizedBy: z.string().nullable(),
+  finalizedByName: z.string().nullable(),
+  isAmended: z.boolean(),
+  amendedAt: timestamp.nullable(),
+  amendedBy: z.string().nullable(),
+  amendedByName: z.string().nullable(),
+  amendmentReason: z.string().nullable(),
+  amendmentCount: z.number(),
+  generatedAt: timestamp,
+  updatedAt: timestamp,
+  physician: physicianSummarySchema.nullable(),
+});
+export type Report = z.infer<typeof reportSchema>;
+
+export const reportListSchema = z.object({ items: z.array(reportSchema), total: z.number() });
+export type ReportList = z.infer<typeof reportListSchema>;
+
+export const REPORTS_PAGE_SIZE = 12;
+
+export const reportListQuery = z.object({
+  search: z.string().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(REPORTS_PAGE_SIZE),
+});
+export type ReportListQuery = z.input<typeof reportListQuery>;
+
+const text = (max: number) => z.string().max(max);
+
+/** The fields a person edits: the editor, the preview and the amend dialog send any subset of them. */
+export const editableReportFields = z.object({
+  patientName: text(255).trim().min(1, "Patient name is required"),
+  patientDob: nullableIsoDate,
+  examDate: nullableIsoDate,
+  studyType: text(100).trim().min(1, "Study type is required"),
+  indication: text(20_000),
+  findings: text(50_000),
+  impression: text(20_000),
+  templateId: z.number().int().positive().nullable(),
+  physicianId: z.number().int().positive().nullable(),
+});
+export type EditableReportFields = z.infer<typeof editableReportFields>;
+export const editableFieldNames = [
+  "patientName",
+  "patientDob",
+  "examDate",
+  "studyType",
+  "indication",
+  "findings",
+  "impression",
+  "templateId",
+  "physicianId",
+] as const satisfies readonly (keyof EditableReportFields)[];
+
+/** PATCH /api/reports/:id: drafts only; finalize true signs in the same save (the editor's checkbox). */
+export const updateReportRequest = editableReportFields.partial().extend({ finalize: z.boolean().optional() });
+export type UpdateReportRequest = z.input<typeof updateReportRequest>;
+
+export const AMENDMENT_REASON_REQUIRED = "Amendment reason is required";
+
+export const amendReportRequest = editableReportFields.partial().extend({
+  // Blank after trimming is refused by the service with the exact text (a schema minimum would prefix it).
+  reason: z.string({ error: AMENDMENT_REASON_REQUIRED }).max(2000, "Amendment reason must be at most 2000 characters"),
+});
+export type AmendReportRequest = z.input<typeof amendReportRequest>;
+
+const patientInput = z.object({
+  patientName: z.string().trim().max(255),
+  patientDob: z.union([isoDate, z.literal("")]).nullish(),
+  examDate: z.union([isoDate, z.literal("")]).nullish(),
+});
+
+/**
+ * POST /api/reports/generate. worksheetId and physicianId are optional in the schema so that a missing one
+ * answers the spec's own text rather than a generic validation message.
+ */
+export const generateReportRequest = z.object({
+  worksheetId: z.number().int().positive().nullish(),
+  physicianId: z.coerce.number().int().positive().nullish(),
+  logoUrl: z.string().max(500).nullish(),
+  scanType: z.enum(scanTypes).nullish(),
+  /** The measurements the clinician checked; when absent the worksheet's OCR result is used. */
+  measurements: z.array(z.unknown()).max(2000).optional(),
+  observations: z.array(z.unknown()).max(2000).optional(),
+  patient: patientInput.optional(),
+  templateId: z.number().int().positive().nullish(),
+});
+export type GenerateReportRequest = z.input<typeof generateReportRequest>;
+
+export const versionKinds = ["generated", "edited", "finalized", "amended"] as const;
+export type VersionKind = (typeof versionKinds)[number];
+
+export const reportVersionSummarySchema = z.object({
+  versionNumber: z.number(),
+  kind: z.enum(versionKinds),
+  reason: z.string().nullable(),
+  amendmentNumber: z.number().nullable(),
+  createdBy: z.string().nullable(),
+  createdAt: timestamp,
+});
+export type ReportVersionSummary = z.infer<typeof reportVersionSummarySchema>;
+
+/** What a version stores. Persisted JSON: read it back only through restoreSnapshot. */
+export const reportSnapshotSchema = z.object({
+  schemaVersion: z.literal(1),
+  patientName: z.string(),
+  patientDob: z.string().nullable(),
+  examDate: z.string().nullable(),
+  studyType: z.string(),
+  indication: z.string(),
+  findings: z.string(),
+  impression: z.string(),
+  templateId: z.number().nullable(),
+  physicianId: z.number().nullable(),
+  conclusions: z.array(z.unknown()),
+  warnings: z.array(z.string()),
+  isFinalized: z.boolean(),
+  finalizedAt: z.string().nullable(),
+  finalizedBy: z.string().nullable(),
+  amendmentNumber: z.number().nullable(),
+  amendmentReason: z.string().nullable(),
+});
+export type ReportSnapshot = z.infer<typeof reportSnapshotSchema>;
+
+export function restoreSnapshot(stored: unknown): ReportSnapshot {
+  return reportSnapshotSchema.parse(stored);
+}
+
+export const reportVersionSchema = reportVersionSummarySchema.extend({ snapshot: reportSnapshotSchema });
+export type ReportVersion = z.infer<typeof reportVersionSchema>;
+
+export const versionParams = z.object({
+  id: z.coerce.number().int().positive().max(2_147_483_647),
+  n: z.coerce.number().int().positive().max(1_000_000),
+});
+
+export const diffQuery = z.object({
+  from: z.coerce.number().int().positive(),
+  to: z.coerce.number().int().positive(),
+});
+
+/** The fields compared between two versions, in reading order. */
+export const diffedFields = [
+  "patientName",
+  "patientDob",
+  "examDate",
+  "studyType",
+  "indication",
+  "findings",
+  "impression",
+] as const;
+
+export const diffPartSchema = z.object({ value: z.string(), added: z.boolean(), removed: z.boolean() });
+export const reportDiffSchema = z.object({
+  from: z.number(),
+  to: z.number(),
+  fields: z.array(z.object({ field: z.enum(diffedFields), changed: z.boolean(), parts: z.array(diffPartSchema) })),
+});
+export type ReportDiff = z.infer<typeof reportDiffSchema>;
+
+export const deleteReportResponse = z.object({ success: z.literal(true), id: z.number() });
+
+export const FINALIZED_EDIT_MESSAGE = "Finalized reports can only be amended";
+export const FINALIZED_DELETE_MESSAGE =
+  "Finalized reports are kept for the legal retention period and cannot be deleted";

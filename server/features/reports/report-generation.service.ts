@@ -1,0 +1,217 @@
+import type { z } from "zod";
+import { ocrResultSchema } from "../../../domain/contracts/ocr";
+import type { GenerateReportRequest, Report } from "../../../domain/contracts/reports";
+import {
+  describeIssue,
+  type Measurement,
+  measurementSchema,
+  type Observation,
+  observationSchema,
+  type Study,
+  studySchema,
+} from "../../../domain/contracts/study";
+import { AppError, notFound } from "../../../domain/errors";
+import { criteriaSetIds } from "../../../domain/report-engine/criteria-sets";
+import { type CriteriaSetId, generateDraft } from "../../../domain/report-engine/generate-draft";
+import { type ScanType, scanTypes } from "../../../domain/report-engine/vocabulary";
+import type { Config } from "../../config";
+import type { Db } from "../../db/client";
+import { refineDraftWithLlm } from "../../llm/refine-draft";
+import { recordAudit } from "../../platform/audit";
+import { assertCan, type Ctx } from "../../platform/context";
+import { legendNotes, matchLegendEntries } from "./legend-match";
+import { snapshotOf } from "./report-dto";
+import {
+  activeLegendEntries,
+  findCarotidCriteriaSet,
+  findPhysician,
+  findTemplateId,
+  findWorksheet,
+  insertReport,
+  insertVersion,
+  trainingExamples,
+} from "./reports.repository";
+import { loadReport } from "./reports.service";
+
+const MAX_EXAMPLES = 3;
+
+export type NewReportFromStudy = {
+  study: Study;
+  patient: { patientName: string; patientDob: string | null; examDate: string | null };
+  worksheetId?: number | null;
+  digitalWorksheetId?: number | null;
+  physicianId?: number | null;
+  sonographerId?: number | null;
+  templateId?: number | null;
+  logoUrl?: string | null;
+  /** Text searched for legend keywords: the worksheet's OCR text, drawing notes. */
+  keywordText?: string;
+  /** Warnings found before the engine ran (for example OCR values that were left out). */
+  warnings?: string[];
+  llm: Config["llm"];
+};
+
+/** Only our own file routes may appear as the report's logo (the header renders it as an image). */
+const safeLogoUrl = (url: string | null | undefined) => (url && /^\/api\/[\w\-/]+$/.test(url) ? url : null);
+
+/**
+ * Drafts a report from a study and stores it as a draft with version 1, in one transaction with its audit
+ * event. Shared by generation from worksheets and by drafts from digital drawings.
+ */
+export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFromStudy): Promise<Report> {
+  assertCan(ctx, "report:write");
+  const clinicSet = await findCarotidCriteriaSet(db, ctx.clinicId);
+  const criteriaSetId = criteriaSetIds.find((id) => id === clinicSet) as CriteriaSetId | undefined;
+  const engineDraft = generateDraft(input.study, { criteriaSetId });
+  const legend = matchLegendEntries(await activeLegendEntries(db, ctx.clinicId), input.keywordText ?? "");
+  const examples = (await trainingExamples(db, input.study.scanType, MAX_EXAMPLES)).map((e) => ({
+    scanType: e.scanType,
+    reportText: e.reportText ?? "",
+  }));
+  // Time-outs and model errors come back as the engine's draft with a warning; they never fail generation.
+  const draft = await refineDraftWithLlm(
+    {
+      study: input.study,
+      draft: engineDraft,
+      legend: legend.map((e) => ({ title: e.title, medicalMeaning: e.medicalMeaning })),
+      examples,
+    },
+    input.llm,
+  );
+  const notes = legendNotes(legend);
+  const templateId =
+    input.templateId && (await findTemplateId(db, ctx.clinicId, input.templateId)) ? input.templateId : null;
+
+  return db.transaction(async (tx) => {
+    const row = await insertReport(tx, {
+      clinicId: ctx.clinicId,
+      worksheetId: input.worksheetId ?? null,
+      digitalWorksheetId: input.digitalWorksheetId ?? null,
+      patientName: input.patient.patientName,
+      patientDob: input.patient.patientDob,
+      examDate: input.patient.examDate,
+      studyType: draft.studyType,
+      indication: draft.indication,
+      findings: notes ? `${draft.findings}\n\n${notes}` : draft.findings,
+      impression: draft.impression,
+      conclusions: draft.conclusions,
+      warnings: [...(input.warnings ?? []), ...draft.warnings],
+      physicianId: input.physicianId ?? null,
+      sonographerId: input.sonographerId ?? null,
+      templateId,
+      logoUrl: safeLogoUrl(input.logoUrl),
+      isDraft: true,
+      createdBy: ctx.user.id,
+    });
+    await insertVersion(tx, {
+      clinicId: ctx.clinicId,
+      reportId: row.id,
+      versionNumber: 1,
+      kind: "generated",
+      snapshot: snapshotOf(row),
+      createdBy: ctx.user.id,
+    });
+    await recordAudit(tx, {
+      action: "report.generated",
+      clinicId: ctx.clinicId,
+      actorUserId: ctx.user.id,
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+      entityType: "report",
+      entityId: row.id,
+      details: {
+        worksheetId: row.worksheetId,
+        digitalWorksheetId: row.digitalWorksheetId,
+        scanType: draft.studyType,
+        criteriaSetId: criteriaSetId ?? "default",
+        legendEntries: legend.length,
+        warnings: row.warnings.length,
+      },
+    });
+    return loadReport(tx, ctx, row.id);
+  });
+}
+
+/** Client input is checked strictly: a bad measurement is a 400 naming it, e.g. measurements[0].site. */
+function parseClientList<T>(items: unknown[], schema: z.ZodType<T>, field: string): T[] {
+  return items.map((item, i) => {
+    const parsed = schema.safeParse(item);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const message = describeIssue({ ...issue, path: [field, i, ...issue.path] }, { [field]: { [i]: item } });
+      throw new AppError("BAD_REQUEST", `Invalid ${message}`, message.split(":")[0]);
+    }
+    return parsed.data;
+  });
+}
+
+const isScanType = (value: unknown): value is ScanType => scanTypes.includes(value as ScanType);
+
+/** POST /api/reports/generate: from the clinician's checked measurements, else the worksheet's OCR result. */
+export async function generateReport(
+  db: Db,
+  ctx: Ctx,
+  body: GenerateReportRequest,
+  llm: Config["llm"],
+): Promise<Report> {
+  assertCan(ctx, "report:write");
+  if (!body.worksheetId) throw new AppError("BAD_REQUEST", "Please upload a worksheet first", "worksheetId");
+  if (!body.physicianId) throw new AppError("BAD_REQUEST", "Please select a reporting physician", "physicianId");
+  const worksheet = await findWorksheet(db, ctx.clinicId, body.worksheetId);
+  if (!worksheet) throw notFound("Worksheet");
+  if (!(await findPhysician(db, ctx.clinicId, Number(body.physicianId)))) throw notFound("Physician");
+
+  const ocr = ocrResultSchema.safeParse(worksheet.ocrResult);
+  const ocrResult = ocr.success ? ocr.data : null;
+  const scanType = [body.scanType, worksheet.scanType, ocrResult?.scanType].find(isScanType);
+  if (!scanType) throw new AppError("BAD_REQUEST", "Please select the scan type", "scanType");
+
+  const warnings: string[] = [];
+  let measurements: Measurement[];
+  if (body.measurements) {
+    measurements = parseClientList(body.measurements, measurementSchema, "measurements");
+  } else {
+    // OCR output may hold codes outside the engine's vocabulary: those are left out, and the draft says so.
+    const read = ocrResult?.measurements ?? [];
+    measurements = read.flatMap((m) => {
+      const parsed = measurementSchema.safeParse({
+        site: m.site,
+        side: m.side,
+        parameter: m.parameter,
+        value: m.value,
+        unit: m.unit,
+      });
+      return parsed.success ? [parsed.data] : [];
+    });
+    if (measurements.length < read.length) {
+      warnings.push(
+        `${read.length - measurements.length} value(s) read from the worksheet were not recognised and were left out; check them against the worksheet.`,
+      );
+    }
+  }
+  const observations: Observation[] = body.observations
+    ? parseClientList(body.observations, observationSchema, "observations")
+    : [];
+  const study = studySchema.safeParse({ scanType, measurements, observations });
+  if (!study.success) {
+    const issue = study.error.issues[0]!;
+    throw new AppError("BAD_REQUEST", `Invalid ${describeIssue(issue)}`, issue.path.join("."));
+  }
+
+  const patient = body.patient;
+  return createReportFromStudy(db, ctx, {
+    study: study.data,
+    patient: {
+      patientName: (patient?.patientName ?? worksheet.patientName ?? "").trim(),
+      patientDob: (patient ? patient.patientDob : worksheet.patientDob) || null,
+      examDate: (patient ? patient.examDate : worksheet.examDate) || null,
+    },
+    worksheetId: worksheet.id,
+    physicianId: Number(body.physicianId),
+    templateId: body.templateId ?? null,
+    logoUrl: body.logoUrl ?? null,
+    keywordText: ocrResult?.text ?? "",
+    warnings,
+    llm,
+  });
+}

@@ -1,0 +1,201 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Report, ReportVersion } from "../../../domain/contracts/reports";
+import { studySchema } from "../../../domain/contracts/study";
+import { generateDraft } from "../../../domain/report-engine/generate-draft";
+import { auditEvents, reportVersions } from "../../db/schema";
+import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
+import { legendNotes, matchLegendEntries } from "./legend-match";
+import { insertLegendEntry, insertPhysician, insertWorksheet, ocrResult } from "./report-test-fixtures";
+
+let t: TestApp;
+let owner: SignedIn;
+let other: SignedIn;
+let physicianId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  owner = await registerClinic(t.app, "Generation Clinic");
+  other = await registerClinic(t.app, "Other Clinic");
+  physicianId = (await insertPhysician(t, owner.clinicId)).id;
+});
+afterAll(() => t.close());
+
+const post = (payload: object, user = owner) =>
+  as(t.app, user)({ method: "POST", url: "/api/reports/generate", payload });
+
+describe("POST /api/reports/generate", () => {
+  it("answers the spec's texts when the worksheet or the physician is missing", async () => {
+    const worksheet = await insertWorksheet(t, owner.clinicId);
+    const noWorksheet = await post({ physicianId, logoUrl: null });
+    expect(noWorksheet.statusCode).toBe(400);
+    expect(noWorksheet.json()).toMatchObject({ error: "Please upload a worksheet first", field: "worksheetId" });
+    const noPhysician = await post({ worksheetId: worksheet.id, physicianId: null, logoUrl: null });
+    expect(noPhysician.statusCode).toBe(400);
+    expect(noPhysician.json()).toMatchObject({ error: "Please select a reporting physician", field: "physicianId" });
+  });
+
+  it("answers 404 for another clinic's worksheet or physician", async () => {
+    const foreignWorksheet = await insertWorksheet(t, other.clinicId);
+    const foreignPhysician = await insertPhysician(t, other.clinicId);
+    const mine = await insertWorksheet(t, owner.clinicId);
+    expect((await post({ worksheetId: foreignWorksheet.id, physicianId })).statusCode).toBe(404);
+    expect((await post({ worksheetId: mine.id, physicianId: foreignPhysician.id })).statusCode).toBe(404);
+  });
+
+  it("drafts from the worksheet's OCR result, stores version 1 and audits, with the language model off", async () => {
+    const worksheet = await insertWorksheet(t, owner.clinicId);
+    const res = await post({ worksheetId: worksheet.id, physicianId: String(physicianId), logoUrl: null });
+    expect(res.statusCode, res.body).toBe(201);
+    const report = res.json() as Report;
+    const engine = generateDraft(
+      studySchema.parse({
+        scanType: "Carotid Duplex",
+        measurements: ocrResult().measurements.map(({ site, side, parameter, value, unit }) => ({
+          site,
+          side,
+          parameter,
+          value,
+          unit,
+        })),
+      }),
+    );
+    // No LLM configured: the text is exactly the engine's.
+    expect(report).toMatchObject({
+      patientName: "Jane Roe",
+      patientDob: "1950-04-02",
+      examDate: "2024-03-15",
+      studyType: "Carotid Duplex",
+      findings: engine.findings,
+      impression: engine.impression,
+      isDraft: true,
+      isFinalized: false,
+      worksheetId: worksheet.id,
+      physicianId,
+      physician: { name: "Dr. Grace Hopper", title: "MD", specialty: "Vascular Surgeon", signatureUrl: null },
+    });
+    expect(report.findings).toContain("250");
+    expect(report.conclusions.length).toBeGreaterThan(0);
+    expect(report.warnings).toEqual(engine.warnings);
+    const [v1] = await t.deps.database.db.select().from(reportVersions).where(eq(reportVersions.reportId, report.id));
+    expect(v1).toMatchObject({ versionNumber: 1, kind: "generated", createdBy: owner.userId });
+    expect((v1!.snapshot as ReportVersion["snapshot"]).schemaVersion).toBe(1);
+    const events = await t.deps.database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.entityId, String(report.id)));
+    const generated = events.find((e) => e.action === "report.generated");
+    expect(generated).toBeDefined();
+    // Audit details never carry patient names.
+    expect(JSON.stringify(generated!.details)).not.toContain("Jane");
+  });
+
+  it("uses the clinician's checked measurements and patient fields when sent", async () => {
+    const worksheet = await insertWorksheet(t, owner.clinicId);
+    const res = await post({
+      worksheetId: worksheet.id,
+      physicianId,
+      logoUrl: null,
+      scanType: "Carotid Duplex",
+      measurements: [{ site: "ICA_PROX", side: "left", parameter: "PSV", value: 131, unit: "cm/s" }],
+      patient: { patientName: "John Smith", patientDob: "", examDate: "2024-05-01" },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const report = res.json() as Report;
+    expect(report).toMatchObject({ patientName: "John Smith", patientDob: null, examDate: "2024-05-01" });
+    expect(report.findings).toContain("131");
+    expect(report.findings).not.toContain("250");
+  });
+
+  it("names a bad measurement or scan type", async () => {
+    const worksheet = await insertWorksheet(t, owner.clinicId, ocrResult({ scanType: null }));
+    const badSite = await post({
+      worksheetId: worksheet.id,
+      physicianId,
+      scanType: "Carotid Duplex",
+      measurements: [{ site: "NOPE", side: "left", parameter: "PSV", value: 10, unit: "cm/s" }],
+    });
+    expect(badSite.statusCode).toBe(400);
+    expect(badSite.json().field).toBe("measurements[0].site");
+    const badValue = await post({
+      worksheetId: worksheet.id,
+      physicianId,
+      scanType: "Carotid Duplex",
+      measurements: [{ site: "ICA_PROX", side: "left", parameter: "PSV", value: "fast", unit: "cm/s" }],
+    });
+    expect(badValue.json().field).toBe("measurements[0].value");
+    const noScanType = await post({ worksheetId: worksheet.id, physicianId });
+    expect(noScanType.statusCode).toBe(400);
+    expect(noScanType.json().field).toBe("scanType");
+    const unknownType = await post({ worksheetId: worksheet.id, physicianId, scanType: "Brain MRI" });
+    expect(unknownType.statusCode).toBe(400);
+    expect(unknownType.json().field).toBe("scanType");
+  });
+
+  it("leaves out OCR values outside the vocabulary, with a warning", async () => {
+    const ocr = ocrResult();
+    ocr.measurements.push({ ...ocr.measurements[0]!, site: "SMUDGE", text: "7?" });
+    const worksheet = await insertWorksheet(t, owner.clinicId, ocr);
+    const report = (await post({ worksheetId: worksheet.id, physicianId })).json() as Report;
+    expect(report.warnings[0]).toMatch(/^1 value\(s\) read from the worksheet were not recognised/);
+  });
+
+  it("adds the meaning of active legend entries whose keywords occur in the worksheet text", async () => {
+    await insertLegendEntry(t, owner.clinicId, {
+      title: "Calcified plaque",
+      medicalMeaning: "Acoustic shadowing from calcified plaque limits assessment.",
+      keywords: "calcified, shadowing",
+    });
+    await insertLegendEntry(t, owner.clinicId, {
+      title: "Inactive",
+      medicalMeaning: "Must not appear.",
+      keywords: "plaque",
+      isActive: false,
+    });
+    await insertLegendEntry(t, owner.clinicId, { title: "Partial", medicalMeaning: "Nor this.", keywords: "plaq" });
+    await insertLegendEntry(t, other.clinicId, { title: "Foreign", medicalMeaning: "Nor that.", keywords: "plaque" });
+    const worksheet = await insertWorksheet(t, owner.clinicId);
+    const report = (await post({ worksheetId: worksheet.id, physicianId })).json() as Report;
+    expect(report.findings).toMatch(
+      /\n\nLegend notes: Calcified plaque: Acoustic shadowing from calcified plaque limits assessment\.$/,
+    );
+    expect(report.findings).not.toContain("Must not appear");
+    expect(report.findings).not.toContain("Nor this");
+    expect(report.findings).not.toContain("Nor that");
+  });
+
+  it("keeps only the clinic's own template and our own logo URLs", async () => {
+    const worksheet = await insertWorksheet(t, owner.clinicId);
+    const report = (
+      await post({ worksheetId: worksheet.id, physicianId, templateId: 999_999, logoUrl: "https://evil.example/x.png" })
+    ).json() as Report;
+    expect(report.templateId).toBeNull();
+    expect(report.logoUrl).toBeNull();
+    const withLogo = (await post({ worksheetId: worksheet.id, physicianId, logoUrl: "/api/files/12" })).json();
+    expect(withLogo.logoUrl).toBe("/api/files/12");
+  });
+});
+
+describe("legend keyword matching", () => {
+  const entries = [
+    { title: "A", medicalMeaning: "m", keywords: "DVT" },
+    { title: "B", medicalMeaning: "m", keywords: " hatched  area ,x-mark" },
+    { title: "C", medicalMeaning: "m", keywords: null },
+  ];
+  it("matches whole words and phrases, ignoring case", () => {
+    expect(matchLegendEntries(entries, "no dvt seen").map((e) => e.title)).toEqual(["A"]);
+    expect(matchLegendEntries(entries, "DVTs")).toEqual([]);
+    expect(matchLegendEntries(entries, "Hatched\nArea over CFV").map((e) => e.title)).toEqual(["B"]);
+    expect(matchLegendEntries(entries, "see X-MARK").map((e) => e.title)).toEqual(["B"]);
+    expect(matchLegendEntries(entries, "")).toEqual([]);
+  });
+  it("writes one labelled sentence", () => {
+    expect(legendNotes([])).toBe("");
+    expect(
+      legendNotes([
+        { title: "A", medicalMeaning: "First.", keywords: null },
+        { title: "B", medicalMeaning: "Second", keywords: null },
+      ]),
+    ).toBe("Legend notes: A: First; B: Second.");
+  });
+});

@@ -1,0 +1,245 @@
+import { type AnyColumn, and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Queryable } from "../../db/client";
+import {
+  clinics,
+  legendEntries,
+  physicians,
+  reportCounters,
+  reports,
+  reportTemplates,
+  reportVersions,
+  trainingPairs,
+  users,
+  worksheets,
+} from "../../db/schema";
+
+export type ReportRow = typeof reports.$inferSelect;
+export type NewReportRow = typeof reports.$inferInsert;
+
+const finalizer = alias(users, "finalizer");
+const amender = alias(users, "amender");
+
+const personName = (u: { firstName: AnyColumn; lastName: AnyColumn }) =>
+  sql<string | null>`nullif(trim(coalesce(${u.firstName}, '') || ' ' || coalesce(${u.lastName}, '')), '')`;
+
+/** A report with what its responses show beside it: the physician and the signers' names. */
+const reportWithPeople = {
+  report: reports,
+  physicianName: physicians.name,
+  physicianTitle: physicians.title,
+  physicianSpecialty: physicians.specialty,
+  physicianSignatureUrl: physicians.signatureUrl,
+  finalizedByName: sql<string | null>`coalesce(${personName(finalizer)}, ${finalizer.email})`,
+  amendedByName: sql<string | null>`coalesce(${personName(amender)}, ${amender.email})`,
+};
+export type ReportWithPeople = {
+  report: ReportRow;
+  physicianName: string | null;
+  physicianTitle: string | null;
+  physicianSpecialty: string | null;
+  physicianSignatureUrl: string | null;
+  finalizedByName: string | null;
+  amendedByName: string | null;
+};
+
+function selectReportsWithPeople(db: Queryable) {
+  return db
+    .select(reportWithPeople)
+    .from(reports)
+    .leftJoin(physicians, and(eq(physicians.id, reports.physicianId), eq(physicians.clinicId, reports.clinicId)))
+    .leftJoin(finalizer, eq(finalizer.id, reports.finalizedBy))
+    .leftJoin(amender, eq(amender.id, reports.amendedBy));
+}
+
+const live = (clinicId: number) => and(eq(reports.clinicId, clinicId), isNull(reports.deletedAt));
+
+export async function findReport(db: Queryable, clinicId: number, id: number): Promise<ReportWithPeople | undefined> {
+  const [row] = await selectReportsWithPeople(db).where(and(live(clinicId), eq(reports.id, id)));
+  return row;
+}
+
+/** Locks the live report row for the rest of the transaction: state checks and version numbers stay consistent. */
+export async function lockReport(tx: Queryable, clinicId: number, id: number): Promise<ReportRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(reports)
+    .where(and(live(clinicId), eq(reports.id, id)))
+    .for("update");
+  return row;
+}
+
+export async function insertReport(tx: Queryable, values: NewReportRow): Promise<ReportRow> {
+  const [row] = await tx.insert(reports).values(values).returning();
+  return row!;
+}
+
+export async function updateReport(
+  tx: Queryable,
+  clinicId: number,
+  id: number,
+  values: Partial<NewReportRow>,
+): Promise<void> {
+  await tx
+    .update(reports)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(reports.clinicId, clinicId), eq(reports.id, id)));
+}
+
+export type ReportSearch = { tokens: SearchToken[]; limit: number; offset: number };
+/** One word of the search box: it must match the name/study type text, the report number or the exam date. */
+export type SearchToken = { text: string; id: number | null; date: string | null };
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function tokenCondition(token: SearchToken): SQL {
+  // Same expression as the reports_search_trgm_idx index, so the planner can use it.
+  const alternatives: SQL[] = [
+    sql`lower(${reports.patientName} || ' ' || ${reports.studyType}) like ${`%${escapeLike(token.text.toLowerCase())}%`}`,
+  ];
+  if (token.id !== null) alternatives.push(eq(reports.id, token.id));
+  if (token.date !== null) alternatives.push(eq(reports.examDate, token.date));
+  return or(...alternatives)!;
+}
+
+export async function listReports(
+  db: Queryable,
+  clinicId: number,
+  search: ReportSearch,
+): Promise<{ rows: ReportWithPeople[]; total: number }> {
+  const where = and(live(clinicId), ...search.tokens.map(tokenCondition));
+  // Ordered exactly as reports_clinic_live_idx is (nulls last), so the newest page is an index range scan.
+  const rowsQuery = selectReportsWithPeople(db)
+    .where(where)
+    .orderBy(sql`${reports.generatedAt} desc nulls last`, sql`${reports.id} desc nulls last`)
+    .limit(search.limit)
+    .offset(search.offset);
+  if (search.tokens.length === 0) {
+    // Unfiltered totals come from the trigger-kept counter: counting 100,000 rows per page is too slow.
+    const [rows, [counter]] = await Promise.all([
+      rowsQuery,
+      db
+        .select({ liveCount: reportCounters.liveCount })
+        .from(reportCounters)
+        .where(eq(reportCounters.clinicId, clinicId)),
+    ]);
+    return { rows, total: counter?.liveCount ?? 0 };
+  }
+  const [rows, [count]] = await Promise.all([
+    rowsQuery,
+    db.select({ total: sql<number>`count(*)::int` }).from(reports).where(where),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+export async function recentReports(db: Queryable, clinicId: number, limit: number): Promise<ReportWithPeople[]> {
+  return selectReportsWithPeople(db)
+    .where(live(clinicId))
+    .orderBy(sql`${reports.generatedAt} desc nulls last`, sql`${reports.id} desc nulls last`)
+    .limit(limit);
+}
+
+export async function nextVersionNumber(tx: Queryable, reportId: number): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`coalesce(max(${reportVersions.versionNumber}), 0)::int` })
+    .from(reportVersions)
+    .where(eq(reportVersions.reportId, reportId));
+  return (row?.n ?? 0) + 1;
+}
+
+export async function insertVersion(tx: Queryable, values: typeof reportVersions.$inferInsert): Promise<void> {
+  await tx.insert(reportVersions).values(values);
+}
+
+const versionAuthor = sql<string | null>`coalesce(${personName(users)}, ${users.email})`;
+
+export async function listVersions(db: Queryable, clinicId: number, reportId: number) {
+  return db
+    .select({
+      versionNumber: reportVersions.versionNumber,
+      kind: reportVersions.kind,
+      reason: reportVersions.reason,
+      snapshot: reportVersions.snapshot,
+      createdBy: versionAuthor,
+      createdAt: reportVersions.createdAt,
+    })
+    .from(reportVersions)
+    .leftJoin(users, eq(users.id, reportVersions.createdBy))
+    .where(and(eq(reportVersions.clinicId, clinicId), eq(reportVersions.reportId, reportId)))
+    .orderBy(asc(reportVersions.versionNumber));
+}
+
+export async function findVersions(db: Queryable, clinicId: number, reportId: number, numbers: number[]) {
+  return db
+    .select({
+      versionNumber: reportVersions.versionNumber,
+      kind: reportVersions.kind,
+      reason: reportVersions.reason,
+      snapshot: reportVersions.snapshot,
+      createdBy: versionAuthor,
+      createdAt: reportVersions.createdAt,
+    })
+    .from(reportVersions)
+    .leftJoin(users, eq(users.id, reportVersions.createdBy))
+    .where(
+      and(
+        eq(reportVersions.clinicId, clinicId),
+        eq(reportVersions.reportId, reportId),
+        inArray(reportVersions.versionNumber, numbers),
+      ),
+    );
+}
+
+// Reads of other aggregates that generation needs. They stay here (not in those features) because they
+// are plain clinic-scoped look-ups with no rules of their own.
+
+export async function findWorksheet(db: Queryable, clinicId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(worksheets)
+    .where(and(eq(worksheets.clinicId, clinicId), eq(worksheets.id, id)));
+  return row;
+}
+
+export async function findPhysician(db: Queryable, clinicId: number, id: number) {
+  const [row] = await db
+    .select({ id: physicians.id })
+    .from(physicians)
+    .where(and(eq(physicians.clinicId, clinicId), eq(physicians.id, id)));
+  return row;
+}
+
+export async function findTemplateId(db: Queryable, clinicId: number, id: number) {
+  const [row] = await db
+    .select({ id: reportTemplates.id })
+    .from(reportTemplates)
+    .where(and(eq(reportTemplates.clinicId, clinicId), eq(reportTemplates.id, id)));
+  return row;
+}
+
+export async function findCarotidCriteriaSet(db: Queryable, clinicId: number): Promise<string | null> {
+  const [row] = await db.select({ set: clinics.carotidCriteriaSet }).from(clinics).where(eq(clinics.id, clinicId));
+  return row?.set ?? null;
+}
+
+export async function activeLegendEntries(db: Queryable, clinicId: number) {
+  return db
+    .select({
+      title: legendEntries.title,
+      medicalMeaning: legendEntries.medicalMeaning,
+      keywords: legendEntries.keywords,
+    })
+    .from(legendEntries)
+    .where(and(eq(legendEntries.clinicId, clinicId), eq(legendEntries.isActive, true)))
+    .orderBy(asc(legendEntries.id));
+}
+
+/** Platform-wide example reports of one scan type, newest first (training pairs have no clinic). */
+export async function trainingExamples(db: Queryable, scanType: string, limit: number) {
+  return db
+    .select({ scanType: trainingPairs.category, reportText: trainingPairs.reportText })
+    .from(trainingPairs)
+    .where(and(eq(trainingPairs.category, scanType), isNotNull(trainingPairs.reportText)))
+    .orderBy(desc(trainingPairs.uploadedAt))
+    .limit(limit);
+}

@@ -1,0 +1,103 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { idParam } from "../../../domain/contracts/common";
+import {
+  amendReportRequest,
+  deleteReportResponse,
+  diffQuery,
+  generateReportRequest,
+  reportDiffSchema,
+  reportListQuery,
+  reportListSchema,
+  reportSchema,
+  reportVersionSchema,
+  reportVersionSummarySchema,
+  updateReportRequest,
+  versionParams,
+} from "../../../domain/contracts/reports";
+import type { AppDeps } from "../../app";
+import { clinicContext, requireUser } from "../../platform/context";
+import { generateReport } from "./report-generation.service";
+import { reportDiff, reportVersion, reportVersions } from "./report-history.service";
+import {
+  amendReport,
+  deleteReport,
+  finalizeReport,
+  getReport,
+  listReports,
+  recentReports,
+  updateReport,
+} from "./reports.service";
+
+export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
+  const { db } = deps.database;
+  // Signed-out requests answer 401 before their body is validated (a 400 would tell them about the route).
+  app.addHook("onRequest", async (request) => {
+    requireUser(request);
+  });
+
+  app.post(
+    "/api/reports/generate",
+    { schema: { body: generateReportRequest, response: { 201: reportSchema } } },
+    async (request, reply) => {
+      const report = await generateReport(db, clinicContext(request), request.body, deps.config.llm);
+      return reply.status(201).send(report);
+    },
+  );
+
+  app.get(
+    "/api/reports",
+    { schema: { querystring: reportListQuery, response: { 200: reportListSchema } } },
+    async (request) => listReports(db, clinicContext(request), request.query),
+  );
+
+  app.get("/api/reports/recent", { schema: { response: { 200: z.array(reportSchema) } } }, async (request) =>
+    recentReports(db, clinicContext(request)),
+  );
+
+  app.get("/api/reports/:id", { schema: { params: idParam, response: { 200: reportSchema } } }, async (request) =>
+    getReport(db, clinicContext(request), request.params.id),
+  );
+
+  app.patch(
+    "/api/reports/:id",
+    { schema: { params: idParam, body: updateReportRequest, response: { 200: reportSchema } } },
+    async (request) => updateReport(db, clinicContext(request), request.params.id, request.body),
+  );
+
+  app.post(
+    "/api/reports/:id/finalize",
+    { schema: { params: idParam, response: { 200: reportSchema } } },
+    async (request) => finalizeReport(db, clinicContext(request), request.params.id),
+  );
+
+  app.post(
+    "/api/reports/:id/amend",
+    { schema: { params: idParam, body: amendReportRequest, response: { 200: reportSchema } } },
+    async (request) => amendReport(db, clinicContext(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    "/api/reports/:id",
+    { schema: { params: idParam, response: { 200: deleteReportResponse } } },
+    async (request) => deleteReport(db, clinicContext(request), request.params.id),
+  );
+
+  app.get(
+    "/api/reports/:id/versions",
+    { schema: { params: idParam, response: { 200: z.array(reportVersionSummarySchema) } } },
+    async (request) => reportVersions(db, clinicContext(request), request.params.id),
+  );
+
+  app.get(
+    "/api/reports/:id/versions/:n",
+    { schema: { params: versionParams, response: { 200: reportVersionSchema } } },
+    async (request) => reportVersion(db, clinicContext(request), request.params.id, request.params.n),
+  );
+
+  app.get(
+    "/api/reports/:id/diff",
+    { schema: { params: idParam, querystring: diffQuery, response: { 200: reportDiffSchema } } },
+    async (request) => reportDiff(db, clinicContext(request), request.params.id, request.query.from, request.query.to),
+  );
+};

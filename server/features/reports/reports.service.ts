@@ -1,0 +1,239 @@
+import {
+  type AmendReportRequest,
+  type EditableReportFields,
+  editableFieldNames,
+  FINALIZED_DELETE_MESSAGE,
+  FINALIZED_EDIT_MESSAGE,
+  type Report,
+  type ReportList,
+  type UpdateReportRequest,
+} from "../../../domain/contracts/reports";
+import { AppError, notFound } from "../../../domain/errors";
+import type { Db, Queryable } from "../../db/client";
+import { recordAudit } from "../../platform/audit";
+import { assertCan, type Ctx } from "../../platform/context";
+import { snapshotOf, toReportDto } from "./report-dto";
+import { parseSearch } from "./report-search";
+import {
+  findPhysician,
+  findReport,
+  findTemplateId,
+  insertVersion,
+  listReports as listReportRows,
+  lockReport,
+  nextVersionNumber,
+  type ReportRow,
+  recentReports as recentReportRows,
+  updateReport as updateReportRow,
+} from "./reports.repository";
+
+export const RECENT_REPORTS_LIMIT = 50;
+
+const audit = (ctx: Ctx) => ({
+  clinicId: ctx.clinicId,
+  actorUserId: ctx.user.id,
+  ip: ctx.ip,
+  requestId: ctx.requestId,
+});
+
+/** Reads a live report of the clinic (after a write, inside its transaction). */
+export async function loadReport(db: Queryable, ctx: Ctx, id: number): Promise<Report> {
+  const row = await findReport(db, ctx.clinicId, id);
+  if (!row) throw notFound("Report");
+  return toReportDto(row);
+}
+
+/** Opening a report shows patient data, so it is audited. */
+export async function getReport(db: Db, ctx: Ctx, id: number): Promise<Report> {
+  assertCan(ctx, "report:read");
+  return db.transaction(async (tx) => {
+    const report = await loadReport(tx, ctx, id);
+    await recordAudit(tx, { ...audit(ctx), action: "report.viewed", entityType: "report", entityId: id });
+    return report;
+  });
+}
+
+export async function listReports(
+  db: Db,
+  ctx: Ctx,
+  query: { search?: string; page: number; pageSize: number },
+): Promise<ReportList> {
+  assertCan(ctx, "report:read");
+  const { rows, total } = await listReportRows(db, ctx.clinicId, {
+    tokens: parseSearch(query.search),
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  });
+  return { items: rows.map(toReportDto), total };
+}
+
+export async function recentReports(db: Db, ctx: Ctx): Promise<Report[]> {
+  assertCan(ctx, "report:read");
+  return (await recentReportRows(db, ctx.clinicId, RECENT_REPORTS_LIMIT)).map(toReportDto);
+}
+
+/** The edited fields that differ from the row; physician and template must be the clinic's own. */
+async function changedFields(
+  tx: Queryable,
+  ctx: Ctx,
+  row: ReportRow,
+  body: Partial<EditableReportFields>,
+): Promise<Partial<EditableReportFields>> {
+  const changes: Record<string, unknown> = {};
+  for (const field of editableFieldNames) {
+    const value = body[field];
+    if (value !== undefined && value !== row[field]) changes[field] = value;
+  }
+  if (typeof changes.physicianId === "number" && !(await findPhysician(tx, ctx.clinicId, changes.physicianId))) {
+    throw new AppError("NOT_FOUND", "Physician not found", "physicianId");
+  }
+  if (typeof changes.templateId === "number" && !(await findTemplateId(tx, ctx.clinicId, changes.templateId))) {
+    throw new AppError("NOT_FOUND", "Template not found", "templateId");
+  }
+  return changes as Partial<EditableReportFields>;
+}
+
+async function lockLiveReport(tx: Queryable, ctx: Ctx, id: number): Promise<ReportRow> {
+  const row = await lockReport(tx, ctx.clinicId, id);
+  if (!row) throw notFound("Report");
+  return row;
+}
+
+async function storeVersion(
+  tx: Queryable,
+  ctx: Ctx,
+  row: ReportRow,
+  kind: "edited" | "finalized" | "amended",
+  amendment: { number: number; reason: string } | null = null,
+): Promise<number> {
+  const versionNumber = await nextVersionNumber(tx, row.id);
+  await insertVersion(tx, {
+    clinicId: ctx.clinicId,
+    reportId: row.id,
+    versionNumber,
+    kind,
+    snapshot: snapshotOf(row, amendment),
+    reason: amendment?.reason ?? null,
+    createdBy: ctx.user.id,
+  });
+  return versionNumber;
+}
+
+const signature = (ctx: Ctx) => ({
+  isFinalized: true,
+  isDraft: false,
+  finalizedAt: new Date(),
+  finalizedBy: ctx.user.id,
+});
+
+/** Edits a draft; a signed report changes only through amendment. finalize: true signs in the same save. */
+export async function updateReport(db: Db, ctx: Ctx, id: number, body: UpdateReportRequest): Promise<Report> {
+  assertCan(ctx, "report:write");
+  if (body.finalize) assertCan(ctx, "report:finalize");
+  return db.transaction(async (tx) => {
+    const row = await lockLiveReport(tx, ctx, id);
+    if (row.isFinalized) throw new AppError("CONFLICT", FINALIZED_EDIT_MESSAGE);
+    const changes = await changedFields(tx, ctx, row, body);
+    const changed = Object.keys(changes);
+    if (changed.length === 0 && !body.finalize) return loadReport(tx, ctx, id);
+    const values = { ...changes, ...(body.finalize ? signature(ctx) : {}) };
+    await updateReportRow(tx, ctx.clinicId, id, values);
+    const version = await storeVersion(tx, ctx, { ...row, ...values }, body.finalize ? "finalized" : "edited");
+    if (changed.length > 0) {
+      await recordAudit(tx, {
+        ...audit(ctx),
+        action: "report.updated",
+        entityType: "report",
+        entityId: id,
+        details: { fields: changed, version },
+      });
+    }
+    if (body.finalize) {
+      await recordAudit(tx, {
+        ...audit(ctx),
+        action: "report.finalized",
+        entityType: "report",
+        entityId: id,
+        details: { version },
+      });
+    }
+    return loadReport(tx, ctx, id);
+  });
+}
+
+/** The electronic signature: the signed state is stored as its own version and never changed after. */
+export async function finalizeReport(db: Db, ctx: Ctx, id: number): Promise<Report> {
+  assertCan(ctx, "report:finalize");
+  return db.transaction(async (tx) => {
+    const row = await lockLiveReport(tx, ctx, id);
+    if (row.isFinalized) throw new AppError("CONFLICT", "This report is already finalized");
+    const values = signature(ctx);
+    await updateReportRow(tx, ctx.clinicId, id, values);
+    const version = await storeVersion(tx, ctx, { ...row, ...values }, "finalized");
+    await recordAudit(tx, {
+      ...audit(ctx),
+      action: "report.finalized",
+      entityType: "report",
+      entityId: id,
+      details: { version },
+    });
+    return loadReport(tx, ctx, id);
+  });
+}
+
+/**
+ * Changes a signed report with a recorded reason. The signed versions stay untouched in report_versions;
+ * the report itself loses its signature and must be finalized again (spec part 1, section 4).
+ */
+export async function amendReport(db: Db, ctx: Ctx, id: number, body: AmendReportRequest): Promise<Report> {
+  assertCan(ctx, "report:amend");
+  const reason = body.reason.trim();
+  if (!reason) throw new AppError("BAD_REQUEST", "Amendment reason is required", "reason");
+  return db.transaction(async (tx) => {
+    const row = await lockLiveReport(tx, ctx, id);
+    if (!row.isFinalized) {
+      throw new AppError("CONFLICT", "Only finalized reports can be amended; edit the draft instead");
+    }
+    const changes = await changedFields(tx, ctx, row, body);
+    const amendmentNumber = row.amendmentCount + 1;
+    const values = {
+      ...changes,
+      isAmended: true,
+      amendedAt: new Date(),
+      amendedBy: ctx.user.id,
+      amendmentReason: reason,
+      amendmentCount: amendmentNumber,
+      isFinalized: false,
+      isDraft: true,
+      finalizedAt: null,
+    };
+    await updateReportRow(tx, ctx.clinicId, id, values);
+    const version = await storeVersion(tx, ctx, { ...row, ...values }, "amended", {
+      number: amendmentNumber,
+      reason,
+    });
+    await recordAudit(tx, {
+      ...audit(ctx),
+      action: "report.amended",
+      entityType: "report",
+      entityId: id,
+      // The spec records the reason in the audit trail; it is the clinician's words about the change.
+      details: { version, amendmentNumber, reason, fields: Object.keys(changes) },
+    });
+    return loadReport(tx, ctx, id);
+  });
+}
+
+/** Soft delete of a report that was never signed; signed reports are kept for records retention. */
+export async function deleteReport(db: Db, ctx: Ctx, id: number): Promise<{ success: true; id: number }> {
+  assertCan(ctx, "report:delete");
+  return db.transaction(async (tx) => {
+    const row = await lockLiveReport(tx, ctx, id);
+    // finalizedBy survives an amendment, so it tells whether the report was ever signed.
+    if (row.isFinalized || row.isAmended || row.finalizedBy !== null)
+      throw new AppError("CONFLICT", FINALIZED_DELETE_MESSAGE);
+    await updateReportRow(tx, ctx.clinicId, id, { deletedAt: new Date() });
+    await recordAudit(tx, { ...audit(ctx), action: "report.deleted", entityType: "report", entityId: id });
+    return { success: true as const, id };
+  });
+}
