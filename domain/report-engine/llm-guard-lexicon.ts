@@ -47,7 +47,7 @@ export const gradeLexicon: Lexicon = {
   },
   dvt: {
     absent: [
-      /\bno (?:evidence of )?(?:deep vein |deep venous |venous |superficial vein |superficial venous )?(?:thrombosis|thrombus)\b|\bno DVT\b/i,
+      /\bno (?:evidence of )?(?:deep vein |deep venous |venous |superficial vein |superficial venous )?(?:thrombosis|thrombus)\b(?! extension)|\bno DVT\b/i,
     ],
     present: [
       /(?<!\bno (?:evidence of )?(?:deep vein |deep venous |venous |superficial vein |superficial venous )?)\b(?:thrombosis|thrombus)\b(?! extension)|(?<!\bno )\bDVT\b(?! assessment)/i,
@@ -56,7 +56,7 @@ export const gradeLexicon: Lexicon = {
   venous_reflux: {
     absent: [/\bno (?:significant |pathological |pathologic )?reflux\b|\bcompetent\b/i],
     present: [
-      /(?<!\bno (?:significant |pathological |pathologic )?)\b(?:pathological |pathologic |significant )?reflux\b|\bincompetent\b/i,
+      /(?<!\bno (?:significant |pathological |pathologic )?)\b(?:pathological |pathologic |significant )?reflux\b(?! time)|\bincompetent\b/i,
     ],
   },
   perforator: {

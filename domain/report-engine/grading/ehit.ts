@@ -37,7 +37,7 @@ export function gradeEhit({ facts, criteria, reportedSides }: GradeContext): Gra
           out.notes.push({
             site: vesselSite(junction),
             side,
-            phrase: "EHIT not graded, thrombus extension not recorded",
+            phrase: "EHIT not graded, extension into the deep vein not recorded",
           });
         }
         continue;
@@ -65,7 +65,9 @@ export function gradeEhit({ facts, criteria, reportedSides }: GradeContext): Gra
     out.warnings.push(
       "No thrombus extension (EXTENSION_PCT) was recorded at the saphenofemoral or saphenopopliteal junction, so no EHIT class was assigned.",
     );
-    out.statements.push("Endovenous heat-induced thrombosis: not assessed.");
+    out.statements.push(
+      "EHIT class not assessed: extension into the deep vein was not recorded at a treated junction.",
+    );
   }
   return out;
 }

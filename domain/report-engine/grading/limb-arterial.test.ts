@@ -60,7 +60,7 @@ describe("limb arterial stenosis by PSV ratio", () => {
   it("never computes a ratio across two arteries, and says when an artery could not be graded", () => {
     const draft = draftOf("Lower Limb Arterial", [m("CFA", "right", "PSV", 100), m("SFA_PROX", "right", "PSV", 300)]);
     expect(conclusionsOf(draft, "arterial_stenosis")).toHaveLength(0);
-    expect(draft.impression).toContain("stenosis not graded, no PSV ratio or occlusion recorded");
+    expect(draft.impression).toContain("stenosis not graded, no PSV ratio recorded");
     expect(draft.findings).not.toContain("(computed)");
   });
 

@@ -123,6 +123,6 @@ function gradeArtery(
     if (inChain) reference = occluded ? null : segment.psv !== null ? segment : reference;
   }
   if (!graded) {
-    out.notes.push({ site: vesselSite(base), side, phrase: "stenosis not graded, no PSV ratio or occlusion recorded" });
+    out.notes.push({ site: vesselSite(base), side, phrase: "stenosis not graded, no PSV ratio recorded" });
   }
 }

@@ -150,7 +150,7 @@ describe("EHIT after endovenous ablation", () => {
   it("says when no EHIT class could be assigned", () => {
     const draft = draftOf("Post Endovenous Intervention", [], [o("GSV", "right", "occluded")]);
     expect(conclusionsOf(draft, "ehit")).toHaveLength(0);
-    expect(draft.impression).toContain("Endovenous heat-induced thrombosis: not assessed.");
+    expect(draft.impression).toContain("EHIT class not assessed");
     expect(draft.warnings.join(" ")).toMatch(/no EHIT class was assigned/);
   });
 
