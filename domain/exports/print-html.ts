@@ -134,7 +134,7 @@ h2 { font-size: 1em; text-transform: uppercase; letter-spacing: .06em; color: ${
 .patient-list .field { display: flex; gap: 12px; padding: 2px 0; }
 .patient-list dt { width: 1.6in; flex: none; }
 .patient-compact p { margin: 8px 0; padding: 6px 0; border-top: 1px solid #e5e7eb; border-bottom: 1px solid #e5e7eb; }
-.patient-compact .label { font-weight: bold; color: #4b5563; }
+.patient-compact .label { font-weight: bold; color: #4b5563; white-space: nowrap; }
 .patient-compact .sep { color: #9ca3af; margin: 0 8px; }
 .amendment { margin: 14px 0; padding: 8px 12px; border: 1px solid #d97706; border-left: 5px solid #d97706; background: #fffbeb; }
 .amendment p { margin: 2px 0 0; }

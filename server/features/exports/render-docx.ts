@@ -151,7 +151,7 @@ function patient(ctx: Ctx): (Paragraph | Table)[] {
     const children: TextRun[] = [];
     fields.forEach((field, i) => {
       if (i > 0) children.push(new TextRun({ text: "   |   ", color: "9CA3AF" }));
-      children.push(new TextRun({ text: `${field.label}: `, bold: true, color: MUTED }));
+      children.push(new TextRun({ text: `${field.label.replace(/ /g, "\u00a0")}:\u00a0`, bold: true, color: MUTED }));
       children.push(new TextRun({ text: field.value }));
     });
     const line = { style: BorderStyle.SINGLE, size: 4, color: "D1D5DB", space: 4 };

@@ -155,7 +155,9 @@ class PdfWriter {
       this.doc.y = top + 5;
       fields.forEach((field, i) => {
         const last = i === fields.length - 1;
-        this.font("bold", this.size, MUTED).text(`${field.label}: `, { continued: true, width: CONTENT_WIDTH });
+        // Non-breaking spaces keep a label on one line ("Study Type:" never splits).
+        const label = `${field.label.replace(/ /g, "\u00a0")}:\u00a0`;
+        this.font("bold", this.size, MUTED).text(label, { continued: true, width: CONTENT_WIDTH });
         this.font("body", this.size, TEXT).text(field.value, { continued: !last });
         if (!last) this.font("body", this.size, "#9ca3af").text("   |   ", { continued: true });
       });
@@ -258,8 +260,22 @@ class PdfWriter {
           : PAGE.width - MARGIN.right - blockWidth;
     // The block sits left, centred or right; inside it, text reads from the left except when centred.
     const align = sig.position === "center" ? "center" : "left";
+    type Line = { text: string; font: "body" | "bold" | "italic"; size: number; color: string; gap?: number };
+    const lines: Line[] = [];
+    if (sig.name) lines.push({ text: sig.name, font: "bold", size: this.size, color: TEXT });
+    if (sig.title) lines.push({ text: sig.title, font: "body", size: this.size * 0.92, color: MUTED });
+    if (sig.specialty) lines.push({ text: sig.specialty, font: "body", size: this.size * 0.92, color: MUTED });
+    if (sig.signedLine)
+      lines.push({ text: sig.signedLine, font: "italic", size: this.size * 0.8, color: "#374151", gap: 4 });
+    if (sig.pendingLine)
+      lines.push({ text: sig.pendingLine, font: "bold", size: this.size * 0.8, color: "#b91c1c", gap: 4 });
+    // Measured, not guessed: the whole block moves to the next page rather than splitting.
+    const textHeight = lines.reduce(
+      (h, l) => h + (l.gap ?? 0) + this.font(l.font, l.size).heightOfString(l.text, { width: blockWidth, align }),
+      0,
+    );
     this.doc.y += 22;
-    this.ensureSpace(150);
+    this.ensureSpace((sig.image ? 60 : 30) + 4 + textHeight + 6);
     let y = this.doc.y;
     if (sig.image) {
       const imageX = align === "center" ? x + (blockWidth - 170) / 2 : x;
@@ -274,14 +290,10 @@ class PdfWriter {
       .stroke()
       .restore();
     this.doc.y = y + 4;
-    const line = (text: string, font: "body" | "bold" | "italic", size: number, color: string) =>
-      this.font(font, size, color).text(text, x, this.doc.y, { width: blockWidth, align });
-    if (sig.name) line(sig.name, "bold", this.size, TEXT);
-    if (sig.title) line(sig.title, "body", this.size * 0.92, MUTED);
-    if (sig.specialty) line(sig.specialty, "body", this.size * 0.92, MUTED);
-    this.doc.y += 4;
-    if (sig.signedLine) line(sig.signedLine, "italic", this.size * 0.8, "#374151");
-    if (sig.pendingLine) line(sig.pendingLine, "bold", this.size * 0.8, "#b91c1c");
+    for (const l of lines) {
+      this.doc.y += l.gap ?? 0;
+      this.font(l.font, l.size, l.color).text(l.text, x, this.doc.y, { width: blockWidth, align });
+    }
   }
 
   /** Page furniture drawn once the page count is known. */
