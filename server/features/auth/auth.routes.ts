@@ -1,19 +1,55 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { currentUser, loginRequest, registerClinicRequest } from "../../../domain/contracts/auth";
+import { AppError } from "../../../domain/errors";
 import type { AppDeps } from "../../app";
 import { recordAudit } from "../../platform/audit";
-import { clearSessionCookie, loadSessionUser, setSessionCookie } from "../../platform/auth-plugin";
+import { clearSessionCookie, loadSessionUser } from "../../platform/auth-plugin";
 import { requireUser } from "../../platform/context";
-import { createSession, destroySession } from "../../platform/sessions";
-import { touchUserLastSeen } from "./auth.repository";
-import { checkCredentials, registerClinic } from "./auth.service";
+import { destroySession } from "../../platform/sessions";
+import { checkCredentials, checkSecondFactor, registerClinic } from "./auth.service";
+import { LoginThrottle } from "./login-throttle";
+import { createOidcClient, OIDC_CALLBACK_PATH, OIDC_FLOW_COOKIE, OidcRefused } from "./oidc";
+import { publicOrigin, startSession } from "./sign-in";
+import { totpRoutes } from "./totp.routes";
 
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db } = deps.database;
-  const policy = deps.config.session;
+  const throttle = new LoginThrottle();
+  const oidc = deps.config.oidc ? createOidcClient(deps.config.oidc) : null;
 
-  app.get("/api/login", async (_request, reply) => reply.redirect("/login"));
+  // A navigation, not a fetch: to the provider when OpenID Connect is configured, else to the sign-in page.
+  app.get("/api/login", async (request, reply) => {
+    if (!oidc) return reply.redirect("/login");
+    const { url, flowToken } = await oidc.start(db, publicOrigin(deps, request));
+    reply.setCookie(OIDC_FLOW_COOKIE, flowToken, {
+      path: OIDC_CALLBACK_PATH,
+      httpOnly: true,
+      sameSite: "lax",
+      secure: request.protocol === "https",
+      maxAge: 600,
+    });
+    return reply.redirect(url);
+  });
+
+  app.get(OIDC_CALLBACK_PATH, async (request, reply) => {
+    if (!oidc) return reply.redirect("/login");
+    const flowToken = request.cookies[OIDC_FLOW_COOKIE];
+    reply.clearCookie(OIDC_FLOW_COOKIE, { path: OIDC_CALLBACK_PATH });
+    const currentUrl = new URL(request.url, publicOrigin(deps, request));
+    try {
+      const user = await oidc.complete(db, flowToken, currentUrl, { ip: request.ip, requestId: request.id });
+      if (user.totpEnabled) {
+        await startSession(deps, request, reply, user, { method: "oidc", pendingTotp: true });
+        return reply.redirect("/login?step=totp");
+      }
+      await startSession(deps, request, reply, user, { method: "oidc" });
+      return reply.redirect("/");
+    } catch (error) {
+      if (error instanceof OidcRefused) return reply.redirect(`/login?error=${error.reason}`);
+      throw error;
+    }
+  });
 
   app.post(
     "/api/clinics/register",
@@ -29,28 +65,23 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   app.post(
     "/api/auth/login",
-    {
-      schema: { body: loginRequest, response: { 200: currentUser } },
-      config: {
-        rateLimit: {
-          max: 10,
-          timeWindow: "15 minutes",
-          // Per address and per e-mail: a spray across accounts and a guess at one account are both slowed.
-          keyGenerator: (request) => `${request.ip}|${(request.body as { email?: string } | undefined)?.email ?? ""}`,
-        },
-      },
-    },
+    { schema: { body: loginRequest, response: { 200: currentUser } } },
     async (request, reply) => {
       const info = { ip: request.ip, requestId: request.id };
-      const user = await checkCredentials(db, request.body.email, request.body.password, info);
-      if (request.auth) await destroySession(db, request.auth.token);
-      const { token, expire } = await createSession(db, { userId: user.id }, policy);
-      await db.transaction(async (tx) => {
-        await touchUserLastSeen(tx, user.id);
-        await recordAudit(tx, { action: "auth.sign_in", clinicId: user.clinicId, actorUserId: user.id, ...info });
-      });
-      setSessionCookie(reply, token, expire, request.protocol === "https");
-      return (await loadSessionUser(db, deps.config, user.id))!;
+      const { email, password, totpCode } = request.body;
+      throttle.check(request.ip, email);
+      try {
+        const user = await checkCredentials(db, email, password, info);
+        await checkSecondFactor(db, deps.fileStore, user, totpCode, info);
+        throttle.succeed(request.ip, email);
+        await startSession(deps, request, reply, user, { method: "password" });
+        return (await loadSessionUser(db, deps.config, user.id))!;
+      } catch (error) {
+        // Being asked for the second factor is not a failure; a wrong password or code is.
+        const asked = error instanceof AppError && error.code === "TOTP_REQUIRED" && !totpCode;
+        if (error instanceof AppError && !asked) throttle.fail(request.ip, email);
+        throw error;
+      }
     },
   );
 
@@ -83,4 +114,6 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       return { status: "ok" as const, database: deps.database.kind };
     },
   );
+
+  await app.register(totpRoutes, deps);
 };

@@ -3,8 +3,10 @@ import type { RegisterClinicRequest } from "../../../domain/contracts/auth";
 import { AppError } from "../../../domain/errors";
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../platform/audit";
+import type { FileStore } from "../../platform/file-store";
 import { hashPassword, verifyPassword } from "../../platform/passwords";
 import { findClinicByEmail, findUserByEmail, insertClinic, insertUser } from "./auth.repository";
+import { verifySecondFactor } from "./totp.service";
 
 export const INVALID_CREDENTIALS = "Invalid email or password";
 
@@ -65,4 +67,32 @@ export async function checkCredentials(db: Db, email: string, password: string, 
     throw new AppError("UNAUTHORIZED", INVALID_CREDENTIALS);
   }
   return user;
+}
+
+export const TOTP_PROMPT = "Enter the code from your authenticator app";
+
+/**
+ * The second step for users with two-factor sign-in: without a code the answer is TOTP_REQUIRED (the
+ * sign-in page then asks for one); a wrong code is a failed sign-in, audited like a wrong password.
+ */
+export async function checkSecondFactor(
+  db: Db,
+  store: FileStore,
+  user: Awaited<ReturnType<typeof checkCredentials>>,
+  code: string | undefined,
+  info: RequestInfo,
+): Promise<void> {
+  if (!user.totpEnabled) return;
+  if (!code) throw new AppError("TOTP_REQUIRED", TOTP_PROMPT);
+  if (await verifySecondFactor(db, store, user, code)) return;
+  await db.transaction((tx) =>
+    recordAudit(tx, {
+      action: "auth.sign_in_failed",
+      clinicId: user.clinicId,
+      actorUserId: user.id,
+      details: { reason: "bad_totp" },
+      ...info,
+    }),
+  );
+  throw new AppError("TOTP_REQUIRED", "Invalid authentication code");
 }
