@@ -15,6 +15,7 @@ import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { adminRoutes } from "./features/admin/admin.routes";
 import { authRoutes } from "./features/auth/auth.routes";
+import { drawingsRoutes } from "./features/drawings/drawings.routes";
 import { clinicRoutes } from "./features/clinic/clinic.routes";
 import { exportsRoutes } from "./features/exports/exports.routes";
 import { filesRoutes } from "./features/files/files.routes";
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sonographersRoutes, deps);
   await app.register(clinicRoutes, deps);
   await app.register(adminRoutes, deps);
+  await app.register(drawingsRoutes, deps);
   await app.register(trainingRoutes, deps);
   await app.register(reportsRoutes, deps);
 

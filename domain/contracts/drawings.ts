@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+/** A drawn worksheet travels as an image data URL (PNG or JPEG); the server checks the bytes too. */
+export const imageDataUrl = z
+  .string()
+  .max(12 * 1024 * 1024, "The drawing is too large")
+  .regex(/^data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+$/, "Expected a PNG or JPEG image data URL");
+
+const isoDate = z.iso.date("Expected a date as YYYY-MM-DD");
+
+export const createDigitalWorksheetRequest = z.object({
+  templateId: z.number().int().positive(),
+  patientName: z.string().trim().min(1, "Please fill in patient name and select a sonographer").max(255),
+  patientDob: isoDate.nullish(),
+  examDate: isoDate,
+  studyType: z.string().trim().max(100).nullish(),
+  sonographerId: z.number().int().positive({ message: "Please fill in patient name and select a sonographer" }),
+  drawingData: z.union([imageDataUrl, z.literal("")]).default(""),
+});
+export type CreateDigitalWorksheetRequest = z.infer<typeof createDigitalWorksheetRequest>;
+
+export const saveDigitalWorksheetRequest = z.object({
+  drawingData: imageDataUrl.optional(),
+  /** JSON text of the last canvas snapshots (the spec's field), bounded. */
+  drawingHistory: z
+    .string()
+    .max(12 * 1024 * 1024)
+    .nullish(),
+  /** The versioned vector document (domain/drawing); restored on the server before it is stored. */
+  vectorData: z.unknown().optional(),
+});
+
+export const digitalWorksheetSchema = z.object({
+  id: z.number(),
+  templateId: z.number().nullable(),
+  patientName: z.string(),
+  patientDob: z.string().nullable(),
+  examDate: z.string(),
+  studyType: z.string().nullable(),
+  sonographerId: z.number().nullable(),
+  isDraft: z.boolean(),
+  completedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  imageUrl: z.string(),
+  vectorData: z.unknown(),
+  reportId: z.number().nullable(),
+});
+export type DigitalWorksheet = z.infer<typeof digitalWorksheetSchema>;
