@@ -34,7 +34,11 @@ interface KnownNumber {
 interface KnownVessel {
   family: BaseSiteCode;
   side: Side | null;
+  /** Known only from a "not assessed" statement: the text may say so, and nothing else about it. */
+  unassessed: boolean;
 }
+
+const notAssessed = /\bnot (?:assessed|examined|evaluated|imaged|visuali[sz]ed|seen)\b/i;
 
 const sameNumber = (a: number, b: number) => Math.abs(a - b) < 1e-9;
 const sideFits = (known: Side | null, said: "right" | "left") => known === null || known === said;
@@ -64,13 +68,20 @@ function knownVessels(study: Study, draft: Draft): KnownVessel[] {
   const known: KnownVessel[] = [];
   for (const entry of [...study.measurements, ...study.observations]) {
     const site = parseSiteCode(entry.site);
-    if (site) known.push({ family: site.base, side: midlineSites.has(site.base) ? null : (entry.side ?? null) });
+    if (site) {
+      known.push({
+        family: site.base,
+        side: midlineSites.has(site.base) ? null : (entry.side ?? null),
+        unassessed: false,
+      });
+    }
   }
   for (const text of [draft.findings, draft.impression, study.indication ?? ""]) {
     for (const segment of sideSegments(text)) {
       const sides: (Side | null)[] = segment.side === "both" ? ["right", "left"] : [segment.side];
+      const unassessed = notAssessed.test(segment.text);
       for (const mention of vesselMentions(segment.text)) {
-        for (const family of mention.families) for (const side of sides) known.push({ family, side });
+        for (const family of mention.families) for (const side of sides) known.push({ family, side, unassessed });
       }
     }
   }
@@ -103,14 +114,19 @@ function checkNumbers(text: string, known: readonly KnownNumber[]): string | nul
 function checkVessels(text: string, known: readonly KnownVessel[], allowedUnknown: string): string | null {
   for (const segment of sideSegments(text)) {
     for (const mention of vesselMentions(segment.text)) {
-      const matches = known.filter((k) => mention.families.includes(k.family));
-      if (matches.length === 0) return `it names the ${mention.text}, which is not in the study`;
+      const saysUnassessed = notAssessed.test(segment.text);
+      const matches = known.filter((k) => mention.families.includes(k.family) && (saysUnassessed || !k.unassessed));
+      const everywhere = known.filter((k) => mention.families.includes(k.family));
+      if (everywhere.length === 0) return `it names the ${mention.text}, which is not in the study`;
       const lateral = mention.families.some((f) => !midlineSites.has(f));
       const sides = segment.side === "both" ? (["right", "left"] as const) : segment.side ? [segment.side] : [];
-      for (const side of lateral ? sides : []) {
-        if (!matches.some((k) => sideFits(k.side, side))) {
-          return `it places the ${mention.text} on the ${side} side, but the study has it only on the ${otherSide(side)} side`;
+      for (const side of lateral ? sides : [null]) {
+        if (matches.some((k) => side === null || sideFits(k.side, side))) continue;
+        if (side && everywhere.some((k) => sideFits(k.side, side))) {
+          return `it describes the ${side} ${mention.text}, which the study did not assess`;
         }
+        if (!side) return `it describes the ${mention.text}, which the study did not assess`;
+        return `it places the ${mention.text} on the ${side} side, but the study has it only on the ${otherSide(side)} side`;
       }
     }
     for (const unknown of unknownVesselMentions(segment.text)) {
@@ -203,12 +219,13 @@ export function guardLlmText(study: Study, draft: Draft, candidate: LlmText): Gu
   const numbers = knownNumbers(study, draft);
   const vessels = knownVessels(study, draft);
   const allowedUnknown = `${draft.findings}\n${draft.impression}\n${study.indication ?? ""}`.toLowerCase();
+  const traceable = (text: string) => checkNumbers(text, numbers) ?? checkVessels(text, vessels, allowedUnknown);
+  // Grades first for the impression: a grade on the wrong side is better named as such than as a number.
   const reason =
     checkIndication(study, draft, candidate.indication) ??
-    [candidate.indication, candidate.findings, candidate.impression].reduce<string | null>(
-      (found, text) => found ?? checkNumbers(text, numbers) ?? checkVessels(text, vessels, allowedUnknown),
-      null,
-    ) ??
-    checkGrades(candidate.impression, draft.conclusions);
+    traceable(candidate.indication) ??
+    traceable(candidate.findings) ??
+    checkGrades(candidate.impression, draft.conclusions) ??
+    traceable(candidate.impression);
   return reason ? { ok: false, reason } : { ok: true };
 }

@@ -32,11 +32,17 @@ const unitWords: Record<string, string> = {
   "ml/min": "ml/min",
   "%": "%",
   percent: "%",
+  month: "months",
+  months: "months",
+  year: "years",
+  years: "years",
+  week: "weeks",
+  weeks: "weeks",
 };
 
 // A digit glued to letters ("M1", "T2") is part of a name, not a stated value.
 const numberPattern =
-  /(?<![A-Za-z\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![A-Za-z\d])(?:\s*(cm\/sec|cm\/s|cm s-1|m\/s|mL\/min|ml\/min|msec|ms|mm|cm|seconds|sec|s|%|percent)\b|\s*(%))?/g;
+  /(?<![A-Za-z\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![A-Za-z\d])(?:\s*(cm\/sec|cm\/s|cm s-1|m\/s|mL\/min|ml\/min|msec|ms|mm|cm|seconds|sec|s|%|percent|months?|years?|weeks?)\b|\s*(%))?/g;
 
 export function numbersIn(text: string): NumberMention[] {
   const found: NumberMention[] = [];
