@@ -1,0 +1,101 @@
+import type { FastifyInstance, InjectOptions } from "fastify";
+import type { AppDeps } from "../app";
+import { saveFile } from "../features/files/files.service";
+import { as, type SignedIn } from "./test-app";
+
+/**
+ * One entry per clinic-owned resource reachable by an id in a route. The cross-tenant test
+ * (server/cross-tenant.test.ts) finds every route with an id-like parameter, creates a resource in
+ * clinic A with the matching fixture (longest prefix wins), calls the route as a user of clinic B and
+ * expects 404. A new route with a parameter and no fixture fails that test: add a fixture here.
+ */
+export type TenantFixture = {
+  /** The route path up to the id, e.g. "/api/invitations/". */
+  prefix: string;
+  /** Creates the resource as `owner` (an admin of clinic A) and answers its id. */
+  create(app: FastifyInstance, owner: SignedIn, deps: AppDeps): Promise<string>;
+  /**
+   * A valid request body for routes that need one: validation runs before the lookup, so without it the
+   * answer would be 400, not the 404 the test looks for. `url` is the route pattern, e.g. "/api/x/:id".
+   */
+  request?(method: string, url: string): Partial<InjectOptions>;
+  /** Values for further parameters after the id (e.g. { n: "1" } for /api/reports/:id/versions/:n); default "1". */
+  params?: Record<string, string>;
+};
+
+async function created(res: { statusCode: number; body: string; json(): unknown }, what: string): Promise<string> {
+  if (res.statusCode >= 300) throw new Error(`fixture ${what}: ${res.statusCode} ${res.body}`);
+  return String((res.json() as { id: string | number }).id);
+}
+
+// A 1x1 PNG: the smallest real file to store.
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+export const tenantFixtures: TenantFixture[] = [
+  {
+    prefix: "/api/invitations/",
+    async create(app, owner) {
+      const res = await as(
+        app,
+        owner,
+      )({
+        method: "POST",
+        url: "/api/invitations",
+        payload: { email: `invitee-${Math.random().toString(36).slice(2)}@example.com`, role: "sonographer" },
+      });
+      return created(res, "invitation");
+    },
+  },
+  {
+    prefix: "/api/staff/",
+    // The owner themselves is a member of clinic A; clinic B must not even learn that the id exists.
+    create: async (_app, owner) => owner.userId,
+  },
+  {
+    prefix: "/api/files/",
+    async create(_app, owner, deps) {
+      const file = await saveFile(deps.database.db, deps.fileStore, {
+        clinicId: owner.clinicId,
+        kind: "logo",
+        data: PNG,
+        mimeType: "image/png",
+        createdBy: owner.userId,
+      });
+      return String(file.id);
+    },
+  },
+  {
+    prefix: "/api/physicians/",
+    async create(app, owner) {
+      const res = await as(app, owner)({ method: "POST", url: "/api/physicians", payload: { name: "Dr. Tenant" } });
+      return created(res, "physician");
+    },
+    request: () => ({ payload: { name: "Dr. Intruder" } }),
+  },
+  {
+    prefix: "/api/sonographers/",
+    async create(app, owner) {
+      const res = await as(
+        app,
+        owner,
+      )({
+        method: "POST",
+        url: "/api/sonographers",
+        payload: { name: "Tenant Sonographer", initials: "TS" },
+      });
+      return created(res, "sonographer");
+    },
+    request: () => ({ payload: { name: "Intruder", initials: "IN" } }),
+  },
+  {
+    prefix: "/api/clinic/",
+    // PUT /api/clinic/{id}: only one's own clinic exists; clinic B must get 404 for clinic A's id.
+    create: async (_app, owner) => String(owner.clinicId),
+    request: () => ({
+      payload: { name: "Taken Over", email: `intruder-${Math.random().toString(36).slice(2)}@example.com` },
+    }),
+  },
+];
