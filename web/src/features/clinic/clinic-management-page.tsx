@@ -25,7 +25,7 @@ export function ClinicManagementPage() {
         </p>
       ) : null}
       <Tabs defaultValue="physicians" className="flex flex-col gap-5">
-        <TabsList aria-label="Clinic management sections" className="w-fit">
+        <TabsList aria-label="Clinic management sections" className="grid w-full grid-cols-2 sm:inline-flex sm:w-fit">
           <TabsTrigger value="physicians">Physicians</TabsTrigger>
           <TabsTrigger value="sonographers">Sonographers</TabsTrigger>
           <TabsTrigger value="staff">Staff</TabsTrigger>

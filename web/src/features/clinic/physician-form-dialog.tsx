@@ -119,7 +119,10 @@ function PhysicianForm({
         <Input
           id={`${ids}-name`}
           value={name}
-          onChange={(e) => setName(e.target.value)}
+          onChange={(e) => {
+            setName(e.target.value);
+            if (e.target.value.trim()) setNameError(undefined);
+          }}
           placeholder="Dr. Jane Smith"
           maxLength={255}
           aria-invalid={Boolean(nameError)}

@@ -66,7 +66,12 @@ export function SignaturePad({
 
   const onPointerDown = (event: React.PointerEvent<HTMLCanvasElement>) => {
     event.preventDefault();
-    event.currentTarget.setPointerCapture(event.pointerId);
+    // Keeps the stroke when the pointer leaves the box; some synthetic or stale pointers cannot be captured.
+    try {
+      event.currentTarget.setPointerCapture(event.pointerId);
+    } catch {
+      /* drawing works without capture */
+    }
     drawing.current = true;
     const p = point(event);
     last.current = p;
