@@ -122,8 +122,8 @@ body { margin: 0; font-family: ${view.cssFontStack}; font-size: ${size}pt; line-
 .letterhead .clinic { text-align: right; font-size: 0.85em; color: #374151; line-height: 1.35; }
 .letterhead .clinic-name { font-size: 1.5em; font-weight: bold; color: ${c}; margin-bottom: 2px; }
 .title-row { display: flex; justify-content: space-between; align-items: baseline; gap: 16px; margin: 14px 0 10px; }
-h1 { margin: 0; font-size: 1.45em; letter-spacing: .04em; text-transform: uppercase; color: #111827; }
-.meta { font-size: .8em; color: #4b5563; text-align: right; }
+h1 { margin: 0; font-size: 1.45em; letter-spacing: .04em; text-transform: uppercase; color: #111827; white-space: nowrap; }
+.meta { flex: 1; font-size: .8em; color: #4b5563; text-align: right; }
 h2 { font-size: 1em; text-transform: uppercase; letter-spacing: .06em; color: ${c}; margin: 18px 0 6px; padding-bottom: 3px; border-bottom: 1px solid ${c}; }
 .patient h2 { margin-top: 6px; }
 .patient dl { margin: 0; }
