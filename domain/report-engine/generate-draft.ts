@@ -65,6 +65,7 @@ export function generateDraft(study: Study, options: { criteriaSetId?: CriteriaS
   const collected = collectFacts(study, profile);
   warnings.push(...collected.warnings);
   const context: GradeContext = {
+    scanType: study.scanType,
     facts: collected.facts,
     criteria,
     profile,

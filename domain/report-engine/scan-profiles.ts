@@ -137,7 +137,7 @@ export const scanProfiles: Record<ScanType, ScanProfile> = {
     sites: ["AO", "RA"],
     bilateral: true,
     keyVessels: ["RA"],
-    midlineFirst: false,
+    midlineFirst: true,
     graders: ["renal"],
   },
   "Mesenteric Duplex": {

@@ -1,6 +1,6 @@
 import type { Study } from "../contracts/study";
 import type { ScanProfile } from "./scan-profiles";
-import { capitalize, formatMeasurement, joinWords, observationPhrases } from "./value-format";
+import { capitalize, formatMeasurement, joinWords, observationPhrases, parameterLabels } from "./value-format";
 import {
   type BaseSiteCode,
   midlineSites,
@@ -158,13 +158,13 @@ export function collectFacts(study: Study, profile: ScanProfile): { facts: Study
   for (const m of study.measurements) {
     const what = capitalize(formatMeasurement(m.parameter, [m.value]));
     if (typeof m.value !== "number" || !Number.isFinite(m.value)) {
-      warnings.push(`${m.parameter} at ${m.site} has no numeric value and was not used.`);
+      warnings.push(`${capitalize(parameterLabels[m.parameter])} at ${m.site} has no numeric value and was not used.`);
       continue;
     }
     if (!unitFits(m.parameter, m.unit)) {
       const expected = parameterUnits[m.parameter] ?? "no unit";
       warnings.push(
-        `${m.parameter} ${m.value} at the ${describeRaw(m.site, m.side)} is in ${JSON.stringify(m.unit)}, not ${expected}, and was not used.`,
+        `${capitalize(parameterLabels[m.parameter])} ${m.value} at the ${describeRaw(m.site, m.side)} is in ${JSON.stringify(m.unit)}, not ${expected}, and was not used.`,
       );
       continue;
     }

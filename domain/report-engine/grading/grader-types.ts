@@ -2,9 +2,10 @@ import type { Conclusion } from "../../contracts/study";
 import type { CriteriaSet } from "../criteria-sets";
 import type { ScanProfile } from "../scan-profiles";
 import type { StudyFacts } from "../study-facts";
-import type { BaseSiteCode, Parameter, ParsedSite, Side } from "../vocabulary";
+import type { BaseSiteCode, Parameter, ParsedSite, ScanType, Side } from "../vocabulary";
 
 export interface GradeContext {
+  scanType: ScanType;
   facts: StudyFacts;
   criteria: CriteriaSet;
   profile: ScanProfile;

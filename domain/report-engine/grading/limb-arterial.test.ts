@@ -42,6 +42,12 @@ describe("limb arterial stenosis by PSV ratio", () => {
       o("POPA_DIST", "right", "biphasic"),
     ]);
     expect(gradeOf(biphasic, "arterial_stenosis", "right")).toBe("lt50");
+    const conflicting = draftOf("Lower Limb Arterial", measurements, [
+      o("POPA", "right", "no_plaque"),
+      o("POPA_DIST", "right", "triphasic"),
+      o("POPA_DIST", "right", "monophasic"),
+    ]);
+    expect(gradeOf(conflicting, "arterial_stenosis", "right")).toBe("lt50");
     const plaque = draftOf("Lower Limb Arterial", measurements, [o("POPA_DIST", "right", "triphasic")]);
     expect(gradeOf(plaque, "arterial_stenosis", "right")).toBe("lt50");
   });

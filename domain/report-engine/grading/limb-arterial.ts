@@ -50,7 +50,10 @@ export function gradeFromPsvr(
 ): ArterialGrade {
   if (psvr >= rules.psvr75From) return "75_99";
   if (psvr >= rules.psvr50From) return "50_74";
-  return findings.has("no_plaque") && !findings.has("plaque") && findings.has("triphasic") ? "none" : "lt50";
+  // With conflicting waveforms recorded, the abnormal one stands: "none" needs an unambiguous triphasic signal.
+  const abnormalWave = findings.has("biphasic") || findings.has("monophasic") || findings.has("dampened");
+  const clean = findings.has("no_plaque") && !findings.has("plaque") && findings.has("triphasic") && !abnormalWave;
+  return clean ? "none" : "lt50";
 }
 
 /** PSV ratio grading of the arteries of one limb (lower or upper), segment by segment. */

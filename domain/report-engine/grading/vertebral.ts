@@ -14,9 +14,10 @@ const rules: readonly { findings: readonly ObservationFinding[]; grade: Vertebra
   { findings: ["antegrade"], grade: "antegrade" },
 ];
 
-export function gradeVertebral({ facts, criteria, profile }: GradeContext): GraderOutput {
+export function gradeVertebral({ facts, criteria, scanType }: GradeContext): GraderOutput {
   const out = emptyOutput();
-  const required = profile.keyVessels.includes("VA") && profile.graders[0] === "vertebral";
+  // In a carotid study the vertebral arteries are an addition; only a vertebral study must report both.
+  const required = scanType === "Vertebral Duplex";
   for (const side of ["right", "left"] as const) {
     const seen = findingsAt(facts, "VA", side);
     const rule = rules.find((r) => r.findings.some((f) => seen.has(f)));
