@@ -15,7 +15,7 @@ export const clinics = pgTable("clinics", {
   logoUrl: varchar("logo_url", { length: 500 }),
   subscription: varchar("subscription", { length: 50 }).notNull().default("basic"),
   /** Which carotid criteria set the report engine grades with (see domain/report-engine/criteria-sets). */
-  carotidCriteriaSet: varchar("carotid_criteria_set", { length: 50 }).notNull().default("sru-2003"),
+  carotidCriteriaSet: varchar("carotid_criteria_set", { length: 50 }).notNull().default("default"),
   isActive: boolean("is_active").notNull().default(true),
   ...timestamps,
 });

@@ -155,7 +155,7 @@ export function DrawingWorkspace({ session, template }: { session: DigitalWorksh
       </header>
       <div className="grid gap-4 lg:grid-cols-[220px_minmax(0,1fr)]">
         <ToolsPanel tool={tool} onChange={setTool} onClear={clear} />
-        <div ref={canvasBox} className="min-w-0 overflow-auto">
+        <div ref={canvasBox} className="min-w-0">
           <DrawingCanvas
             doc={doc}
             tool={tool}
