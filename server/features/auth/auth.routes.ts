@@ -13,24 +13,35 @@ import { createOidcClient, OIDC_CALLBACK_PATH, OIDC_FLOW_COOKIE, OidcRefused } f
 import { publicOrigin, startSession } from "./sign-in";
 import { totpRoutes } from "./totp.routes";
 
+/** A same-site path ("/invite/abc"), or null for anything that could leave the site ("//x", "https:..."). */
+export function safeNextPath(next: string | undefined): string | null {
+  return next && /^\/(?![/\\])/.test(next) ? next : null;
+}
+
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db } = deps.database;
   const throttle = new LoginThrottle();
   const oidc = deps.config.oidc ? createOidcClient(deps.config.oidc) : null;
 
   // A navigation, not a fetch: to the provider when OpenID Connect is configured, else to the sign-in page.
-  app.get("/api/login", async (request, reply) => {
-    if (!oidc) return reply.redirect("/login");
-    const { url, flowToken } = await oidc.start(db, publicOrigin(deps, request));
-    reply.setCookie(OIDC_FLOW_COOKIE, flowToken, {
-      path: OIDC_CALLBACK_PATH,
-      httpOnly: true,
-      sameSite: "lax",
-      secure: request.protocol === "https",
-      maxAge: 600,
-    });
-    return reply.redirect(url);
-  });
+  app.get(
+    "/api/login",
+    { schema: { querystring: z.object({ next: z.string().max(500).optional() }) } },
+    async (request, reply) => {
+      // Only a path on this site may follow sign-in: never another origin (an open redirect).
+      const next = safeNextPath(request.query.next);
+      if (!oidc) return reply.redirect(next ? `/login?next=${encodeURIComponent(next)}` : "/login");
+      const { url, flowToken } = await oidc.start(db, publicOrigin(deps, request));
+      reply.setCookie(OIDC_FLOW_COOKIE, flowToken, {
+        path: OIDC_CALLBACK_PATH,
+        httpOnly: true,
+        sameSite: "lax",
+        secure: request.protocol === "https",
+        maxAge: 600,
+      });
+      return reply.redirect(url);
+    },
+  );
 
   app.get(OIDC_CALLBACK_PATH, async (request, reply) => {
     if (!oidc) return reply.redirect("/login");

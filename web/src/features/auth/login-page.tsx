@@ -1,4 +1,3 @@
-import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { BrandMark } from "../../app/brand-mark";
 import { Button } from "../../components/ui/button";
@@ -8,30 +7,60 @@ import { ApiError, apiJson, errorMessage } from "../../lib/api";
 
 type LoginBody = { email: string; password: string; totpCode?: string };
 
+/** Why a provider (OpenID Connect) sign-in came back refused: /api/auth/oidc/callback sets ?error=. */
+const providerErrors: Record<string, string> = {
+  state: "The sign-in took too long or was started in another tab. Please try again.",
+  provider: "The identity provider did not confirm the sign-in. Please try again.",
+  email: "The identity provider did not share a verified e-mail address.",
+  no_account:
+    "There is no active Sonoscribe account for this e-mail address. Ask your clinic's admin for an invitation.",
+};
+
+/** Only a path on this site may follow sign-in (never another origin). */
+export function safeNext(search: string): string {
+  const next = new URLSearchParams(search).get("next");
+  return next && /^\/(?![/\\])/.test(next) ? next : "/";
+}
+
 export function LoginPage() {
+  const params = new URLSearchParams(window.location.search);
+  // After a provider sign-in, a user with two-factor sign-in only gives their code here.
+  const secondStepOnly = params.get("step") === "totp";
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [totpCode, setTotpCode] = useState("");
-  const [needsTotp, setNeedsTotp] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const login = useMutation({
-    mutationFn: (body: LoginBody) => apiJson("POST", "/api/auth/login", body),
-    onSuccess: () => window.location.assign(new URLSearchParams(window.location.search).get("next") ?? "/"),
-    onError: (e) => {
-      const body = e instanceof ApiError ? e.serverMessage : null;
+  const [needsTotp, setNeedsTotp] = useState(secondStepOnly);
+  const [error, setError] = useState<string | null>(providerErrors[params.get("error") ?? ""] ?? null);
+  const [pending, setPending] = useState(false);
+
+  // Not a useMutation: the app-wide 401 handler ("Session Expired", then back to sign-in) must not
+  // fire for a wrong password here, where a 401 is an ordinary answer.
+  const signIn = async (body: LoginBody) => {
+    setPending(true);
+    try {
+      if (secondStepOnly) await apiJson("POST", "/api/auth/totp/complete", { code: body.totpCode ?? "" });
+      else await apiJson("POST", "/api/auth/login", body);
+      window.location.assign(safeNext(window.location.search));
+    } catch (e) {
+      setPending(false);
+      const serverText = e instanceof ApiError ? e.serverMessage : null;
       if (e instanceof ApiError && e.bodyText.includes("TOTP_REQUIRED")) {
         setNeedsTotp(true);
-        setError(needsTotp ? body : null);
+        setError(needsTotp ? serverText : null);
+        return;
+      }
+      if (secondStepOnly && e instanceof ApiError && e.status === 401) {
+        setError("Your sign-in expired. Please start again.");
         return;
       }
       setError(errorMessage(e, "Sign-in failed. Please try again."));
-    },
-  });
+    }
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
-    login.mutate({ email, password, ...(needsTotp ? { totpCode } : {}) });
+    void signIn({ email, password, ...(needsTotp ? { totpCode } : {}) });
   };
 
   return (
@@ -45,28 +74,32 @@ export function LoginPage() {
         </CardHeader>
         <CardContent>
           <form onSubmit={submit} className="grid gap-4" noValidate>
-            <div className="grid gap-1.5">
-              <Label htmlFor="email">Email Address</Label>
-              <Input
-                id="email"
-                type="email"
-                autoComplete="username"
-                required
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-              />
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="password">Password</Label>
-              <Input
-                id="password"
-                type="password"
-                autoComplete="current-password"
-                required
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            </div>
+            {secondStepOnly ? null : (
+              <>
+                <div className="grid gap-1.5">
+                  <Label htmlFor="email">Email Address</Label>
+                  <Input
+                    id="email"
+                    type="email"
+                    autoComplete="username"
+                    required
+                    value={email}
+                    onChange={(e) => setEmail(e.target.value)}
+                  />
+                </div>
+                <div className="grid gap-1.5">
+                  <Label htmlFor="password">Password</Label>
+                  <Input
+                    id="password"
+                    type="password"
+                    autoComplete="current-password"
+                    required
+                    value={password}
+                    onChange={(e) => setPassword(e.target.value)}
+                  />
+                </div>
+              </>
+            )}
             {needsTotp ? (
               <div className="grid gap-1.5">
                 <Label htmlFor="totp">Authentication code</Label>
@@ -85,8 +118,8 @@ export function LoginPage() {
               </div>
             ) : null}
             <FieldError>{error ?? undefined}</FieldError>
-            <Button type="submit" disabled={login.isPending}>
-              {login.isPending ? "Signing in..." : "Sign In"}
+            <Button type="submit" disabled={pending}>
+              {pending ? "Signing in..." : secondStepOnly ? "Continue" : "Sign In"}
             </Button>
           </form>
           <p className="mt-6 text-center text-sm text-slate-700">

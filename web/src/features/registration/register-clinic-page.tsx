@@ -1,9 +1,218 @@
-/** Not built yet: this screen says so plainly until its feature lands. */
+import { useMutation } from "@tanstack/react-query";
+import { CheckCircle2 } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { z } from "zod";
+import { registerClinicRequest } from "../../../../domain/contracts/auth";
+import { BrandMark } from "../../app/brand-mark";
+import { Button } from "../../components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
+import { FieldError, Input, Label } from "../../components/ui/input";
+import { toast } from "../../components/ui/use-toast";
+import { ApiError, apiJson, errorMessage } from "../../lib/api";
+
+const formSchema = registerClinicRequest
+  .extend({ confirmPassword: z.string() })
+  .refine((v) => v.password === v.confirmPassword, { message: "Passwords do not match", path: ["confirmPassword"] });
+
+type Values = Record<
+  | "name"
+  | "email"
+  | "phone"
+  | "address"
+  | "city"
+  | "state"
+  | "zipCode"
+  | "adminFirstName"
+  | "adminLastName"
+  | "password"
+  | "confirmPassword",
+  string
+>;
+type Field = keyof Values;
+
+const empty: Values = {
+  name: "",
+  email: "",
+  phone: "",
+  address: "",
+  city: "",
+  state: "",
+  zipCode: "",
+  adminFirstName: "",
+  adminLastName: "",
+  password: "",
+  confirmPassword: "",
+};
+
+const fields: Array<{
+  name: Field;
+  label: string;
+  required?: boolean;
+  type?: string;
+  autoComplete?: string;
+  wide?: boolean;
+  maxLength?: number;
+}> = [
+  { name: "name", label: "Clinic Name", required: true, autoComplete: "organization", wide: true, maxLength: 255 },
+  { name: "email", label: "Email Address", required: true, type: "email", autoComplete: "email", maxLength: 255 },
+  { name: "phone", label: "Phone Number", type: "tel", autoComplete: "tel", maxLength: 50 },
+  { name: "address", label: "Street Address", autoComplete: "street-address", wide: true, maxLength: 1000 },
+  { name: "city", label: "City", autoComplete: "address-level2", maxLength: 100 },
+  { name: "state", label: "State", autoComplete: "address-level1", maxLength: 50 },
+  { name: "zipCode", label: "ZIP Code", autoComplete: "postal-code", maxLength: 20 },
+];
+
+const adminFields: typeof fields = [
+  { name: "adminFirstName", label: "First Name", required: true, autoComplete: "given-name", maxLength: 100 },
+  { name: "adminLastName", label: "Last Name", required: true, autoComplete: "family-name", maxLength: 100 },
+  { name: "password", label: "Password", required: true, type: "password", autoComplete: "new-password" },
+  {
+    name: "confirmPassword",
+    label: "Confirm Password",
+    required: true,
+    type: "password",
+    autoComplete: "new-password",
+  },
+];
+
 export function RegisterClinicPage() {
+  const [values, setValues] = useState<Values>(empty);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [done, setDone] = useState(false);
+
+  const register = useMutation({
+    mutationFn: (body: z.infer<typeof registerClinicRequest>) => apiJson("POST", "/api/clinics/register", body),
+    onSuccess: () => {
+      toast({
+        title: "Registration Successful",
+        description: "Your clinic has been registered successfully. You can now log in to access your dashboard.",
+        variant: "success",
+      });
+      setDone(true);
+    },
+    onError: (error) => {
+      const message = errorMessage(error, "Failed to register clinic. Please try again.");
+      if (error instanceof ApiError && error.status === 409) setErrors({ email: message });
+      toast({ title: "Registration Failed", description: message, variant: "destructive" });
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = formSchema.safeParse(values);
+    if (!parsed.success) {
+      const next: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const key = issue.path[0] as Field;
+        next[key] ??= issue.message;
+      }
+      setErrors(next);
+      document.getElementById(`reg-${Object.keys(next)[0]}`)?.focus();
+      return;
+    }
+    setErrors({});
+    const { confirmPassword: _confirm, ...body } = parsed.data;
+    register.mutate(body);
+  };
+
+  const renderField = (f: (typeof fields)[number]) => {
+    const id = `reg-${f.name}`;
+    const error = errors[f.name];
+    return (
+      <div key={f.name} className={f.wide ? "grid gap-1.5 sm:col-span-2" : "grid gap-1.5"}>
+        <Label htmlFor={id}>
+          {f.label}
+          {f.required ? (
+            <span className="text-red-700" aria-hidden>
+              {" "}
+              *
+            </span>
+          ) : null}
+        </Label>
+        <Input
+          id={id}
+          type={f.type ?? "text"}
+          autoComplete={f.autoComplete}
+          maxLength={f.maxLength}
+          required={f.required}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : f.name === "password" ? "reg-password-help" : undefined}
+          value={values[f.name]}
+          onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
+        />
+        {f.name === "password" && !error ? (
+          <p id="reg-password-help" className="text-xs text-slate-700">
+            At least 12 characters.
+          </p>
+        ) : null}
+        <FieldError id={`${id}-error`}>{error}</FieldError>
+      </div>
+    );
+  };
+
   return (
-    <section className="rounded-lg border border-dashed border-slate-300 bg-white p-8">
-      <h1 className="text-2xl font-semibold text-slate-900">Register Your Clinic</h1>
-      <p className="mt-2 text-slate-700">This screen is not available yet.</p>
-    </section>
+    <main className="min-h-screen bg-slate-50 px-4 py-8 sm:py-12">
+      <div className="mx-auto max-w-2xl">
+        <a href="/" className="mb-6 inline-flex items-center gap-2 text-sm font-medium text-brand-700 hover:underline">
+          <BrandMark className="h-6 w-6" /> Back to Home
+        </a>
+        {done ? (
+          <Card>
+            <CardContent className="flex flex-col items-center gap-4 p-8 text-center">
+              <CheckCircle2 className="h-12 w-12 text-green-700" aria-hidden />
+              <h1 className="text-2xl font-semibold text-slate-900">Registration Complete!</h1>
+              <p className="max-w-md text-slate-700">
+                Your clinic has been registered. Log in with {values.email.trim().toLowerCase()} and the password you
+                chose, then invite your staff from the Clinic tab.
+              </p>
+              <div className="flex flex-wrap justify-center gap-3">
+                <Button asChild>
+                  <a href="/api/login">Log In to Dashboard</a>
+                </Button>
+                <Button asChild variant="outline">
+                  <a href="/">Back to Home</a>
+                </Button>
+              </div>
+            </CardContent>
+          </Card>
+        ) : (
+          <Card>
+            <CardHeader>
+              <CardTitle>
+                <span className="text-2xl">Register Your Clinic</span>
+              </CardTitle>
+              <p className="text-sm text-slate-700">
+                Create your clinic's account. You become its first admin and can invite your staff afterwards.
+              </p>
+            </CardHeader>
+            <CardContent>
+              <form onSubmit={submit} noValidate className="grid gap-6">
+                <fieldset className="grid gap-4 sm:grid-cols-2">
+                  <legend className="mb-2 text-base font-semibold text-slate-900">Clinic information</legend>
+                  {fields.map(renderField)}
+                </fieldset>
+                <fieldset className="grid gap-4 sm:grid-cols-2">
+                  <legend className="mb-2 text-base font-semibold text-slate-900">Your admin account</legend>
+                  {adminFields.map(renderField)}
+                </fieldset>
+                <p className="text-xs text-slate-700">
+                  Fields marked <span className="text-red-700">*</span> are required. You sign in with the clinic's
+                  email address.
+                </p>
+                <Button type="submit" disabled={register.isPending}>
+                  {register.isPending ? "Registering..." : "Register Clinic"}
+                </Button>
+              </form>
+              <p className="mt-6 text-center text-sm text-slate-700">
+                Already have an account?{" "}
+                <a href="/api/login" className="font-medium text-brand-700 underline">
+                  Log in here
+                </a>
+              </p>
+            </CardContent>
+          </Card>
+        )}
+      </div>
+    </main>
   );
 }

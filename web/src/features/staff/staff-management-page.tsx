@@ -1,9 +1,194 @@
-/** Not built yet: this screen says so plainly until its feature lands. */
-export function StaffManagementPage() {
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { Mail, Users } from "lucide-react";
+import { useState } from "react";
+import type { PendingInvitation } from "../../../../domain/contracts/invitations";
+import type { StaffMember } from "../../../../domain/contracts/staff";
+import { Button } from "../../components/ui/button";
+import { Badge, Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
+import { ConfirmDialog } from "../../components/ui/dialog";
+import { toast } from "../../components/ui/use-toast";
+import { apiRequest, errorMessage } from "../../lib/api";
+import { queryClient } from "../../lib/query-client";
+import { displayName, useAuth } from "../auth/use-auth";
+import { InviteStaffDialog } from "./invite-staff-dialog";
+
+const formatDate = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" }) : "—";
+
+const roleLabel = (role: string) => (role === "admin" ? "Admin" : "Sonographer");
+
+function Skeletons() {
   return (
-    <section className="rounded-lg border border-dashed border-slate-300 bg-white p-8">
-      <h1 className="text-2xl font-semibold text-slate-900">Staff Management</h1>
-      <p className="mt-2 text-slate-700">This screen is not available yet.</p>
+    <ul className="grid gap-3" aria-busy="true" aria-label="Loading">
+      {[0, 1, 2].map((i) => (
+        <li key={i} className="h-14 animate-pulse rounded-md bg-slate-100" />
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Staff Management: current staff, pending invitations, inviting and deactivating. Self-contained so that
+ * the Clinic Management screen can embed it (`embedded` drops the page title).
+ */
+export function StaffManagementPage({ embedded = false }: { embedded?: boolean }) {
+  const { user } = useAuth();
+  const staff = useQuery<StaffMember[]>({ queryKey: ["/api/staff"], enabled: Boolean(user) });
+  const invitations = useQuery<PendingInvitation[]>({ queryKey: ["/api/invitations"], enabled: Boolean(user) });
+  const [toDeactivate, setToDeactivate] = useState<StaffMember | null>(null);
+  const isAdmin = user?.role === "admin";
+
+  const deactivate = useMutation({
+    mutationFn: (id: string) => apiRequest("PATCH", `/api/staff/${encodeURIComponent(id)}/deactivate`),
+    onSuccess: async () => {
+      toast({ title: "Staff Member Deactivated", variant: "success" });
+      await queryClient.invalidateQueries({ queryKey: ["/api/staff"] });
+    },
+    onError: (error) =>
+      toast({
+        title: "Failed to Deactivate Staff",
+        description: errorMessage(error, "Failed to deactivate staff member. Please try again."),
+        variant: "destructive",
+      }),
+  });
+
+  const cancel = useMutation({
+    mutationFn: (id: number) => apiRequest("DELETE", `/api/invitations/${id}`),
+    onSuccess: async () => {
+      toast({ title: "Invitation Cancelled", variant: "success" });
+      await queryClient.invalidateQueries({ queryKey: ["/api/invitations"] });
+    },
+    onError: (error) =>
+      toast({
+        title: "Failed to Cancel Invitation",
+        description: errorMessage(error, "Failed to cancel invitation. Please try again."),
+        variant: "destructive",
+      }),
+  });
+
+  if (!user) return <p className="text-slate-700">Please log in to manage staff.</p>;
+
+  return (
+    <section className="grid gap-6" aria-labelledby={embedded ? undefined : "staff-title"}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        {embedded ? (
+          <p className="text-sm text-slate-700">Invite colleagues and manage who can use your clinic's account.</p>
+        ) : (
+          <div>
+            <h1 id="staff-title" className="text-2xl font-semibold text-slate-900">
+              Staff Management
+            </h1>
+            <p className="text-sm text-slate-700">Invite colleagues and manage who can use your clinic's account.</p>
+          </div>
+        )}
+        {isAdmin ? <InviteStaffDialog /> : null}
+      </div>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <Users className="h-5 w-5 text-slate-600" aria-hidden />
+            Current Staff ({staff.data?.length ?? 0})
+          </CardTitle>
+        </CardHeader>
+        <CardContent>
+          {staff.isLoading ? (
+            <Skeletons />
+          ) : staff.isError ? (
+            <p className="text-sm text-red-700">{errorMessage(staff.error, "Failed to load staff")}</p>
+          ) : (
+            <ul className="divide-y divide-slate-200">
+              {staff.data?.map((member) => (
+                <li key={member.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3">
+                  <div className="min-w-0 flex-1">
+                    <p className="font-medium text-slate-900">
+                      {displayName(member)}
+                      {member.id === user.id ? <span className="font-normal text-slate-700"> (you)</span> : null}
+                    </p>
+                    <p className="truncate text-sm text-slate-700">{member.email}</p>
+                  </div>
+                  <Badge tone={member.role === "admin" ? "blue" : "neutral"}>{roleLabel(member.role)}</Badge>
+                  <span className="text-sm text-slate-700">Joined {formatDate(member.joinedAt)}</span>
+                  {isAdmin ? (
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      disabled={member.id === user.id || deactivate.isPending}
+                      aria-label={`Deactivate ${displayName(member)}`}
+                      onClick={() => setToDeactivate(member)}
+                    >
+                      Deactivate
+                    </Button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <Mail className="h-5 w-5 text-slate-600" aria-hidden />
+            Pending Invitations ({invitations.data?.length ?? 0})
+          </CardTitle>
+        </CardHeader>
+        <CardContent>
+          {invitations.isLoading ? (
+            <Skeletons />
+          ) : invitations.isError ? (
+            <p className="text-sm text-red-700">{errorMessage(invitations.error, "Failed to load invitations")}</p>
+          ) : invitations.data?.length ? (
+            <ul className="divide-y divide-slate-200">
+              {invitations.data.map((invitation) => (
+                <li key={invitation.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3">
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate font-medium text-slate-900">{invitation.email}</p>
+                    <p className="text-sm text-slate-700">
+                      Sent {formatDate(invitation.createdAt)} · expires {formatDate(invitation.expiresAt)}
+                    </p>
+                  </div>
+                  <Badge tone={invitation.role === "admin" ? "blue" : "neutral"}>{roleLabel(invitation.role)}</Badge>
+                  {isAdmin ? (
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      disabled={cancel.isPending}
+                      aria-label={`Cancel invitation for ${invitation.email}`}
+                      onClick={() => cancel.mutate(invitation.id)}
+                    >
+                      Cancel
+                    </Button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="text-sm text-slate-700">
+              No pending invitations. Invitations leave this list once they are accepted or expired.
+            </p>
+          )}
+        </CardContent>
+      </Card>
+
+      <ConfirmDialog
+        open={toDeactivate !== null}
+        onOpenChange={(open) => {
+          if (!open) setToDeactivate(null);
+        }}
+        title="Deactivate staff member?"
+        description={
+          toDeactivate
+            ? `${displayName(toDeactivate)} will be signed out at once and can no longer sign in to your clinic.`
+            : ""
+        }
+        confirmLabel="Deactivate"
+        onConfirm={() => {
+          if (toDeactivate) deactivate.mutate(toDeactivate.id);
+          setToDeactivate(null);
+        }}
+      />
     </section>
   );
 }
