@@ -15,7 +15,11 @@ import {
 
 // varchar columns hold only the contract's choices (the service writes nothing else).
 const out = (row: LegendEntryRow) => row as z.output<typeof legendEntry>;
-const legendUpload = { files: { exampleImage: { types: IMAGE_TYPES, required: false } }, maxBytes: MAX_UPLOAD_BYTES };
+// A function, not a constant: app.ts imports this module, so its exports are not ready at load time.
+const legendUpload = () => ({
+  files: { exampleImage: { types: IMAGE_TYPES, required: false } },
+  maxBytes: MAX_UPLOAD_BYTES,
+});
 
 export const legendRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db } = deps.database;
@@ -26,7 +30,7 @@ export const legendRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
 
   app.post("/api/legend-entries", { schema: { response: { 201: legendEntry } } }, async (request, reply) => {
     const ctx = clinicContext(request);
-    const form = await readMultipart(request, legendUpload);
+    const form = await readMultipart(request, legendUpload());
     return reply.status(201).send(out(await createLegendEntry(db, deps.fileStore, ctx, form)));
   });
 
@@ -35,7 +39,7 @@ export const legendRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
     { schema: { params: idParam, response: { 200: legendEntry } } },
     async (request) => {
       const ctx = clinicContext(request);
-      const form = await readMultipart(request, legendUpload);
+      const form = await readMultipart(request, legendUpload());
       return out(await updateLegendEntryFor(db, deps.fileStore, ctx, request.params.id, form));
     },
   );

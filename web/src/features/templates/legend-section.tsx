@@ -1,0 +1,272 @@
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { BookOpen, Pencil, Trash2 } from "lucide-react";
+import { type FormEvent, useId, useState } from "react";
+import { type LegendEntry, legendCategories } from "../../../../domain/contracts/templates";
+import { Button } from "../../components/ui/button";
+import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
+import { ConfirmDialog, Dialog, DialogContent } from "../../components/ui/dialog";
+import { Checkbox, Input, Label, Select, Textarea } from "../../components/ui/input";
+import { toast } from "../../components/ui/use-toast";
+import { apiJson, apiRequest, errorMessage } from "../../lib/api";
+import { queryClient } from "../../lib/query-client";
+import { Field } from "./form-field";
+import { LegendDrawingCanvas } from "./legend-drawing-canvas";
+import { capitalize, responseText } from "./template-text";
+
+const KEY = ["/api/legend-entries"];
+
+/** The legend teaches generation what drawn patterns mean: cards, a create/edit dialog, delete with confirmation. */
+export function LegendSection({
+  adding,
+  onAddingChange,
+}: {
+  adding: boolean;
+  onAddingChange: (open: boolean) => void;
+}) {
+  const entries = useQuery<LegendEntry[]>({ queryKey: KEY });
+  const [editing, setEditing] = useState<LegendEntry | null>(null);
+  const [deleting, setDeleting] = useState<LegendEntry | null>(null);
+  const open = adding || editing !== null;
+  const close = () => {
+    onAddingChange(false);
+    setEditing(null);
+  };
+  const remove = useMutation({
+    mutationFn: (id: number) => apiRequest("DELETE", `/api/legend-entries/${id}`),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: KEY });
+      toast({ title: "Legend Entry Deleted", variant: "success" });
+    },
+    onError: (error) =>
+      toast({
+        title: "Deletion Failed",
+        description: errorMessage(error, "Failed to delete legend entry"),
+        variant: "destructive",
+      }),
+  });
+
+  return (
+    <>
+      {entries.isLoading ? (
+        <Spinner label="Loading templates..." />
+      ) : entries.isError ? (
+        <p role="alert" className="text-red-700">
+          {errorMessage(entries.error)}
+        </p>
+      ) : !entries.data?.length ? (
+        <EmptyState title="No Legend Entries Yet" icon={<BookOpen className="h-8 w-8" aria-hidden />}>
+          Add a symbol or pattern your sonographers draw, and what it means, so generated reports read it correctly.
+        </EmptyState>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+          {entries.data.map((e) => {
+            const picture = e.imageType === "drawing" ? e.drawingData : e.exampleImage;
+            return (
+              <li key={e.id}>
+                <Card className="flex h-full flex-col overflow-hidden">
+                  {picture ? (
+                    <div className="flex aspect-[4/3] items-center justify-center border-b border-slate-200 bg-slate-50">
+                      <img
+                        src={picture}
+                        alt={`Example of ${e.title}`}
+                        className="max-h-full max-w-full object-contain"
+                      />
+                    </div>
+                  ) : null}
+                  <div className="flex flex-1 flex-col p-4">
+                    <div className="flex items-start justify-between gap-2">
+                      <h3 className="text-base font-semibold text-slate-900">{e.title}</h3>
+                      <Badge tone={e.isActive ? "green" : "neutral"}>{e.isActive ? "Active" : "Inactive"}</Badge>
+                    </div>
+                    <div className="mt-1">
+                      <Badge tone="blue">{capitalize(e.category)}</Badge>
+                    </div>
+                    <p className="mt-2 text-sm text-slate-800">{e.medicalMeaning}</p>
+                    {e.description ? <p className="mt-1 text-sm text-slate-700">{e.description}</p> : null}
+                    {e.keywords ? (
+                      <p className="mt-2 text-xs text-slate-700">
+                        <span className="font-medium">Keywords:</span> {e.keywords}
+                      </p>
+                    ) : null}
+                    <div className="mt-auto flex justify-end gap-2 pt-3">
+                      <Button variant="outline" size="sm" onClick={() => setEditing(e)} aria-label={`Edit ${e.title}`}>
+                        <Pencil className="h-4 w-4" aria-hidden />
+                        Edit
+                      </Button>
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        onClick={() => setDeleting(e)}
+                        aria-label={`Delete ${e.title}`}
+                      >
+                        <Trash2 className="h-4 w-4" aria-hidden />
+                        Delete
+                      </Button>
+                    </div>
+                  </div>
+                </Card>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+
+      <Dialog open={open} onOpenChange={(next) => !next && close()}>
+        {open ? (
+          <DialogContent
+            title={editing ? "Edit Legend Entry" : "New Legend Entry"}
+            description="Describe a drawing pattern and its medical meaning; active entries guide report generation."
+            className="max-w-2xl"
+          >
+            <LegendForm key={editing?.id ?? "new"} entry={editing ?? undefined} onSaved={close} />
+          </DialogContent>
+        ) : null}
+      </Dialog>
+
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(next) => !next && setDeleting(null)}
+        title="Delete Legend Entry"
+        description="Are you sure you want to delete this legend entry?"
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+      />
+    </>
+  );
+}
+
+function LegendForm({ entry, onSaved }: { entry?: LegendEntry; onSaved: () => void }) {
+  const id = useId();
+  const editing = Boolean(entry);
+  const [title, setTitle] = useState(entry?.title ?? "");
+  const [description, setDescription] = useState(entry?.description ?? "");
+  const [medicalMeaning, setMedicalMeaning] = useState(entry?.medicalMeaning ?? "");
+  const [category, setCategory] = useState<string>(entry?.category ?? "vascular");
+  const [keywords, setKeywords] = useState(entry?.keywords ?? "");
+  const [isActive, setIsActive] = useState(entry?.isActive ?? true);
+  const [imageType, setImageType] = useState<"upload" | "drawing">(entry?.imageType ?? "upload");
+  const [file, setFile] = useState<File | null>(null);
+  const [drawing, setDrawing] = useState<string | null>(null);
+
+  const save = useMutation({
+    mutationFn: (form: FormData) =>
+      entry
+        ? apiJson<LegendEntry>("PATCH", `/api/legend-entries/${entry.id}`, form)
+        : apiJson<LegendEntry>("POST", "/api/legend-entries", form),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: KEY });
+      toast({ title: editing ? "Legend Entry Updated" : "Legend Entry Created", variant: "success" });
+      onSaved();
+    },
+    onError: (error) =>
+      toast({
+        title: editing ? "Update Failed" : "Creation Failed",
+        description: `Failed to ${editing ? "update" : "create"} legend entry: ${responseText(error)}`,
+        variant: "destructive",
+      }),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const form = new FormData();
+    form.append("title", title);
+    form.append("description", description);
+    form.append("medicalMeaning", medicalMeaning);
+    form.append("category", category);
+    form.append("keywords", keywords);
+    form.append("isActive", String(isActive));
+    form.append("imageType", imageType);
+    if (imageType === "upload" && file) form.append("exampleImage", file);
+    if (imageType === "drawing" && drawing) form.append("drawingData", drawing);
+    save.mutate(form);
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Title" htmlFor={`${id}-title`} required>
+          <Input id={`${id}-title`} value={title} onChange={(e) => setTitle(e.target.value)} maxLength={255} />
+        </Field>
+        <Field label="Category" htmlFor={`${id}-category`}>
+          <Select id={`${id}-category`} value={category} onChange={(e) => setCategory(e.target.value)}>
+            {legendCategories.map((c) => (
+              <option key={c} value={c}>
+                {capitalize(c)}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      </div>
+      <Field label="Medical meaning" htmlFor={`${id}-meaning`} required>
+        <Textarea
+          id={`${id}-meaning`}
+          value={medicalMeaning}
+          onChange={(e) => setMedicalMeaning(e.target.value)}
+          rows={2}
+        />
+      </Field>
+      <Field label="Description" htmlFor={`${id}-description`}>
+        <Textarea
+          id={`${id}-description`}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          rows={2}
+        />
+      </Field>
+      <Field label="Keywords (comma-separated)" htmlFor={`${id}-keywords`}>
+        <Input
+          id={`${id}-keywords`}
+          value={keywords}
+          onChange={(e) => setKeywords(e.target.value)}
+          placeholder="e.g. thrombus, DVT"
+        />
+      </Field>
+      <div className="flex items-center gap-2">
+        <Checkbox id={`${id}-active`} checked={isActive} onChange={(e) => setIsActive(e.target.checked)} />
+        <Label htmlFor={`${id}-active`} className="font-normal">
+          Active (used when generating reports)
+        </Label>
+      </div>
+      <fieldset className="space-y-3">
+        <legend className="text-sm font-medium text-slate-800">Example picture</legend>
+        <div className="flex gap-4">
+          {(["upload", "drawing"] as const).map((type) => (
+            <label key={type} className="flex items-center gap-2 text-sm text-slate-800">
+              <input
+                type="radio"
+                name={`${id}-image-type`}
+                value={type}
+                checked={imageType === type}
+                onChange={() => setImageType(type)}
+                className="h-4 w-4 accent-brand-600"
+              />
+              {type === "upload" ? "Upload image" : "Draw"}
+            </label>
+          ))}
+        </div>
+        {imageType === "upload" ? (
+          <Field label="Example image" htmlFor={`${id}-file`}>
+            <Input
+              id={`${id}-file`}
+              type="file"
+              accept="image/jpeg,image/png,image/gif,image/webp"
+              className="h-auto py-1.5"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+            />
+          </Field>
+        ) : (
+          <div className="space-y-1.5">
+            <p id={`${id}-pad`} className="text-sm font-medium text-slate-800">
+              Drawing pad (400 x 300)
+            </p>
+            <LegendDrawingCanvas labelledBy={`${id}-pad`} initial={entry?.drawingData} onChange={setDrawing} />
+          </div>
+        )}
+      </fieldset>
+      <div className="flex justify-end">
+        <Button type="submit" disabled={save.isPending}>
+          {save.isPending ? "Saving..." : editing ? "Update Entry" : "Create Entry"}
+        </Button>
+      </div>
+    </form>
+  );
+}

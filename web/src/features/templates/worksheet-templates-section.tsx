@@ -1,0 +1,192 @@
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { ImageIcon, Trash2 } from "lucide-react";
+import { type FormEvent, useId, useState } from "react";
+import {
+  WORKSHEET_TEMPLATE_REQUIRED,
+  type WorksheetTemplate,
+  worksheetCategories,
+} from "../../../../domain/contracts/templates";
+import { Button } from "../../components/ui/button";
+import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
+import { ConfirmDialog, Dialog, DialogContent } from "../../components/ui/dialog";
+import { Input, Select, Textarea } from "../../components/ui/input";
+import { toast } from "../../components/ui/use-toast";
+import { apiJson, apiRequest, errorMessage } from "../../lib/api";
+import { queryClient } from "../../lib/query-client";
+import { Field } from "./form-field";
+import { capitalize, responseText } from "./template-text";
+
+const KEY = ["/api/worksheet-templates"];
+/** Blank worksheets that the drawing screen draws on: a gallery, an upload dialog, delete with confirmation. */
+export function WorksheetTemplatesSection({
+  adding,
+  onAddingChange,
+}: {
+  adding: boolean;
+  onAddingChange: (open: boolean) => void;
+}) {
+  const templates = useQuery<WorksheetTemplate[]>({ queryKey: KEY });
+  const [deleting, setDeleting] = useState<WorksheetTemplate | null>(null);
+  const remove = useMutation({
+    mutationFn: (id: number) => apiRequest("DELETE", `/api/worksheet-templates/${id}`),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: KEY });
+      toast({ title: "Worksheet Template Deleted", variant: "success" });
+    },
+    onError: (error) =>
+      toast({
+        title: "Deletion Failed",
+        description: errorMessage(error, "Failed to delete worksheet template"),
+        variant: "destructive",
+      }),
+  });
+
+  return (
+    <>
+      {templates.isLoading ? (
+        <Spinner label="Loading templates..." />
+      ) : templates.isError ? (
+        <p role="alert" className="text-red-700">
+          {errorMessage(templates.error)}
+        </p>
+      ) : !templates.data?.length ? (
+        <EmptyState title="No Worksheet Templates Yet" icon={<ImageIcon className="h-8 w-8" aria-hidden />}>
+          Upload a blank worksheet (image or PDF) to draw on it in the Draw screen.
+        </EmptyState>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+          {templates.data.map((t) => (
+            <li key={t.id}>
+              <Card className="flex h-full flex-col overflow-hidden">
+                <div className="flex aspect-[4/3] items-center justify-center border-b border-slate-200 bg-slate-50">
+                  <img
+                    src={t.imageUrl}
+                    alt={`Worksheet template ${t.name}`}
+                    className="max-h-full max-w-full object-contain"
+                    loading="lazy"
+                  />
+                </div>
+                <div className="flex flex-1 flex-col p-4">
+                  <div className="flex items-start justify-between gap-2">
+                    <h3 className="text-base font-semibold text-slate-900">{t.name}</h3>
+                    <Badge tone="blue">{capitalize(t.category)}</Badge>
+                  </div>
+                  {t.description ? <p className="mt-1 text-sm text-slate-700">{t.description}</p> : null}
+                  <p className="mt-1 truncate text-xs text-slate-700">{t.originalFilename}</p>
+                  <div className="mt-auto flex justify-end pt-3">
+                    <Button variant="outline" size="sm" onClick={() => setDeleting(t)} aria-label={`Delete ${t.name}`}>
+                      <Trash2 className="h-4 w-4" aria-hidden />
+                      Delete
+                    </Button>
+                  </div>
+                </div>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <Dialog open={adding} onOpenChange={onAddingChange}>
+        {adding ? (
+          <DialogContent
+            title="Upload Worksheet Template"
+            description="An image or a PDF (its first page is used), up to 10 MB."
+          >
+            <WorksheetTemplateForm onSaved={() => onAddingChange(false)} />
+          </DialogContent>
+        ) : null}
+      </Dialog>
+
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(next) => !next && setDeleting(null)}
+        title="Delete Worksheet Template"
+        description="Are you sure you want to delete this worksheet template?"
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+      />
+    </>
+  );
+}
+
+function WorksheetTemplateForm({ onSaved }: { onSaved: () => void }) {
+  const id = useId();
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [category, setCategory] = useState<string>("vascular");
+  const [file, setFile] = useState<File | null>(null);
+
+  const upload = useMutation({
+    mutationFn: (form: FormData) => apiJson<WorksheetTemplate>("POST", "/api/worksheet-templates", form),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: KEY });
+      toast({ title: "Worksheet Template Created", variant: "success" });
+      onSaved();
+    },
+    onError: (error) =>
+      toast({
+        title: "Upload Failed",
+        description: `Failed to create worksheet template: ${responseText(error)}`,
+        variant: "destructive",
+      }),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!name.trim() || !file) {
+      toast({ title: "Upload Failed", description: WORKSHEET_TEMPLATE_REQUIRED, variant: "destructive" });
+      return;
+    }
+    const form = new FormData();
+    form.append("name", name.trim());
+    form.append("description", description);
+    form.append("category", category);
+    form.append("worksheetFile", file);
+    upload.mutate(form);
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <Field label="Template name" htmlFor={`${id}-name`} required>
+        <Input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
+      </Field>
+      <Field label="Description" htmlFor={`${id}-description`}>
+        <Textarea
+          id={`${id}-description`}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          rows={2}
+        />
+      </Field>
+      <Field label="Category" htmlFor={`${id}-category`}>
+        <Select id={`${id}-category`} value={category} onChange={(e) => setCategory(e.target.value)}>
+          {worksheetCategories.map((c) => (
+            <option key={c} value={c}>
+              {capitalize(c)}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label="Worksheet file" htmlFor={`${id}-file`} required>
+        <Input
+          id={`${id}-file`}
+          type="file"
+          accept="image/jpeg,image/png,image/gif,image/webp,application/pdf,.pdf"
+          className="h-auto py-1.5"
+          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+        />
+      </Field>
+      <div className="flex justify-end">
+        <Button type="submit" disabled={upload.isPending}>
+          {upload.isPending ? (
+            <>
+              <span className="h-4 w-4 animate-spin rounded-full border-2 border-white/50 border-t-white" aria-hidden />
+              Uploading...
+            </>
+          ) : (
+            "Upload Template"
+          )}
+        </Button>
+      </div>
+    </form>
+  );
+}
