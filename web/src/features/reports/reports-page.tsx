@@ -1,9 +1,157 @@
-/** Not built yet: this screen says so plainly until its feature lands. */
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { FileText, Search } from "lucide-react";
+import { useEffect, useId, useState } from "react";
+import { REPORTS_PAGE_SIZE, type Report, type ReportList } from "../../../../domain/contracts/reports";
+import { EmptyState, Spinner } from "../../components/ui/card";
+import { ConfirmDialog } from "../../components/ui/dialog";
+import { Input, Label } from "../../components/ui/input";
+import { apiJson, errorMessage } from "../../lib/api";
+import { AmendDialog } from "./amend-dialog";
+import { HistoryDialog } from "./history-dialog";
+import { Pagination } from "./pagination";
+import { REPORTS_KEY, useReportMutations } from "./report-api";
+import { ReportCard } from "./report-card";
+import { DELETE_CONFIRMATION, ReportEditor } from "./report-editor";
+import { exportDocx, printReport, useClinicInfo, useTemplates } from "./report-exports";
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** The Reports screen: server-side search, 12 per page, and every report action (spec part 1, section 2). */
 export function ReportsPage() {
+  const id = useId();
+  const [searchText, setSearchText] = useState("");
+  const search = useDebounced(searchText.trim(), SEARCH_DEBOUNCE_MS);
+  // The page belongs to one search: a new search starts at its first page.
+  const [paging, setPaging] = useState({ search: "", page: 1 });
+  const page = paging.search === search ? paging.page : 1;
+  const setPage = (next: number) => setPaging({ search, page: next });
+  const [editor, setEditor] = useState<{ ids: number[]; index: number } | null>(null);
+  const [amending, setAmending] = useState<Report | null>(null);
+  const [deleting, setDeleting] = useState<Report | null>(null);
+  const [historyOf, setHistoryOf] = useState<number | null>(null);
+  const templates = useTemplates();
+  const clinic = useClinicInfo();
+  const { finalize, remove } = useReportMutations();
+
+  const params = new URLSearchParams({ page: String(page), pageSize: String(REPORTS_PAGE_SIZE) });
+  if (search) params.set("search", search);
+  const list = useQuery<ReportList>({
+    queryKey: [REPORTS_KEY, { search, page, pageSize: REPORTS_PAGE_SIZE }],
+    queryFn: () => apiJson<ReportList>("GET", `/api/reports?${params}`),
+    placeholderData: keepPreviousData,
+  });
+  const items = list.data?.items ?? [];
+  const total = list.data?.total ?? 0;
+
+  // Past the last page (after deletions), step back to the last page that exists.
+  const pageCount = Math.max(1, Math.ceil(total / REPORTS_PAGE_SIZE));
+  const beyondLastPage = Boolean(list.data) && page > pageCount;
+  useEffect(() => {
+    if (beyondLastPage) setPaging({ search, page: pageCount });
+  }, [beyondLastPage, search, pageCount]);
+
+  const onEditorDeleted = (deletedId: number) =>
+    setEditor((current) => {
+      if (!current) return null;
+      const ids = current.ids.filter((x) => x !== deletedId);
+      return ids.length ? { ids, index: Math.min(current.index, ids.length - 1) } : null;
+    });
+
   return (
-    <section className="rounded-lg border border-dashed border-slate-300 bg-white p-8">
-      <h1 className="text-2xl font-semibold text-slate-900">Reports</h1>
-      <p className="mt-2 text-slate-700">This screen is not available yet.</p>
-    </section>
+    <div className="grid gap-6">
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="text-2xl font-semibold text-slate-900">Reports</h1>
+          <p className="mt-1 text-slate-700" aria-live="polite">
+            {list.data ? `${total} ${total === 1 ? "report" : "reports"}` : "\u00a0"}
+          </p>
+        </div>
+        <div className="relative w-full sm:max-w-sm">
+          <Label htmlFor={`${id}-search`} className="sr-only">
+            Search reports
+          </Label>
+          <Search className="pointer-events-none absolute left-3 top-3 h-4 w-4 text-slate-600" aria-hidden />
+          <Input
+            id={`${id}-search`}
+            type="search"
+            placeholder="Search reports..."
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+            className="pl-9"
+            aria-describedby={`${id}-search-help`}
+          />
+          <p id={`${id}-search-help`} className="sr-only">
+            Matches patient name, report number, study type or exam date
+          </p>
+        </div>
+      </header>
+
+      {list.isLoading ? (
+        <Spinner label="Loading reports..." />
+      ) : list.isError ? (
+        <EmptyState title="Reports could not be loaded">
+          {errorMessage(list.error, "Failed to load reports")}
+        </EmptyState>
+      ) : items.length === 0 ? (
+        <EmptyState title="No Reports Found" icon={<FileText className="h-8 w-8" aria-hidden />}>
+          {search ? "No reports match your search criteria" : "No reports have been generated yet"}
+        </EmptyState>
+      ) : (
+        <>
+          <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-label="Reports" aria-busy={list.isFetching}>
+            {items.map((report, index) => (
+              <li key={report.id} className="grid">
+                <ReportCard
+                  report={report}
+                  actions={{
+                    onEdit: () => setEditor({ ids: items.map((r) => r.id), index }),
+                    onPdf: () => printReport(report, templates.data, clinic.data),
+                    onDocx: () => exportDocx(report, templates.data, "list"),
+                    onFinalize: () => finalize.mutate(report.id),
+                    onAmend: () => setAmending(report),
+                    onDelete: () => setDeleting(report),
+                    onHistory: () => setHistoryOf(report.id),
+                    finalizing: finalize.isPending && finalize.variables === report.id,
+                  }}
+                />
+              </li>
+            ))}
+          </ul>
+          <Pagination page={page} pageSize={REPORTS_PAGE_SIZE} total={total} onPage={setPage} />
+        </>
+      )}
+
+      {editor ? (
+        <ReportEditor
+          ids={editor.ids}
+          index={editor.index}
+          onIndexChange={(index) => setEditor({ ...editor, index })}
+          onClose={() => setEditor(null)}
+          onDeleted={onEditorDeleted}
+        />
+      ) : null}
+      <AmendDialog
+        report={amending}
+        open={amending !== null}
+        onOpenChange={(open) => (open ? null : setAmending(null))}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => (open ? null : setDeleting(null))}
+        title="Delete Report"
+        description={DELETE_CONFIRMATION}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+      />
+      <HistoryDialog reportId={historyOf} onOpenChange={(open) => (open ? null : setHistoryOf(null))} />
+    </div>
   );
 }

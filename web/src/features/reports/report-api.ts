@@ -1,0 +1,123 @@
+import { useMutation } from "@tanstack/react-query";
+import type {
+  AmendReportRequest,
+  EditableReportFields,
+  Report,
+  UpdateReportRequest,
+} from "../../../../domain/contracts/reports";
+import { toast } from "../../components/ui/use-toast";
+import { apiJson, errorMessage, isUnauthorizedError } from "../../lib/api";
+import { queryClient } from "../../lib/query-client";
+
+/** Every reports query starts with this segment, so one invalidation refreshes lists, reports and histories. */
+export const REPORTS_KEY = "/api/reports";
+
+export const refreshReports = () => queryClient.invalidateQueries({ queryKey: [REPORTS_KEY] });
+
+/** The form's text fields, as the editor, the preview and the amend dialog edit them. */
+export type ReportForm = Pick<
+  EditableReportFields,
+  "patientName" | "studyType" | "indication" | "findings" | "impression"
+> & { patientDob: string; examDate: string };
+
+export function formOf(report: Report): ReportForm {
+  return {
+    patientName: report.patientName,
+    patientDob: report.patientDob ?? "",
+    examDate: report.examDate ?? "",
+    studyType: report.studyType,
+    indication: report.indication,
+    findings: report.findings,
+    impression: report.impression,
+  };
+}
+
+/** Empty date inputs mean "no date". */
+export function fieldsOf(form: ReportForm) {
+  return { ...form, patientDob: form.patientDob || null, examDate: form.examDate || null };
+}
+
+const failed = (title: string, fallback: string) => (error: unknown) => {
+  // The query client already answers a 401 with Session Expired and the redirect.
+  if (isUnauthorizedError(error)) return;
+  toast({ title, description: errorMessage(error, fallback), variant: "destructive" });
+};
+
+/** The report mutations with the spec's notices; each refreshes every reports query. */
+export function useReportMutations(onSaved?: (report: Report) => void) {
+  const update = useMutation({
+    mutationFn: ({ id, body }: { id: number; body: UpdateReportRequest }) =>
+      apiJson<Report>("PATCH", `/api/reports/${id}`, body),
+    onSuccess: (report, { body }) => {
+      if (body.finalize) {
+        toast({
+          title: "Report Finalized",
+          description: "Report has been electronically signed and finalized",
+          variant: "success",
+        });
+      } else {
+        toast({
+          title: "Report Updated",
+          description: "Your changes have been saved successfully",
+          variant: "success",
+        });
+      }
+      onSaved?.(report);
+      void refreshReports();
+    },
+    onError: (error, { body }) =>
+      body.finalize
+        ? failed("Finalization Failed", "Failed to finalize report")(error)
+        : failed("Update Failed", "Failed to update report")(error),
+  });
+  const finalize = useMutation({
+    mutationFn: (id: number) => apiJson<Report>("POST", `/api/reports/${id}/finalize`),
+    onSuccess: (report) => {
+      toast({
+        title: "Report Finalized",
+        description: "Report has been electronically signed and finalized",
+        variant: "success",
+      });
+      onSaved?.(report);
+      void refreshReports();
+    },
+    onError: failed("Finalization Failed", "Failed to finalize report"),
+  });
+  const amend = useMutation({
+    mutationFn: ({ id, body }: { id: number; body: AmendReportRequest }) =>
+      apiJson<Report>("POST", `/api/reports/${id}/amend`, body),
+    onSuccess: (report) => {
+      toast({ title: "Report Amended", description: "The amendment and its reason were recorded", variant: "success" });
+      onSaved?.(report);
+      void refreshReports();
+    },
+    onError: failed("Amendment Failed", "Failed to amend report"),
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => apiJson<{ success: true; id: number }>("DELETE", `/api/reports/${id}`),
+    onSuccess: () => {
+      toast({ title: "Report Deleted", description: "The report was deleted", variant: "success" });
+      void refreshReports();
+    },
+    onError: failed("Delete Failed", "Failed to delete report"),
+  });
+  return { update, finalize, amend, remove };
+}
+
+/** "15 Mar 2024" for a date-only value; no time zone shift (it is a calendar date). */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return "Not recorded";
+  const [y, m, d] = value.slice(0, 10).split("-").map(Number);
+  if (!y || !m || !d) return value;
+  return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString(undefined, {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+}
+
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return "";
+  return new Date(value).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}

@@ -1,0 +1,101 @@
+import { MessageSquareText } from "lucide-react";
+import { useId } from "react";
+import { Button } from "../../components/ui/button";
+import { Input, Label, Textarea } from "../../components/ui/input";
+import type { ReportForm } from "./report-api";
+
+export type TextField = "indication" | "findings" | "impression";
+
+/**
+ * The report's editable fields, shared by the editor, the preview's edit mode and the amend dialog.
+ * onShortcuts adds a Shortcuts button to each text area (the editor's side panel).
+ */
+export function ReportFields({
+  form,
+  onChange,
+  rows = { indication: 3, findings: 6, impression: 4 },
+  onShortcuts,
+  activeShortcutField,
+}: {
+  form: ReportForm;
+  onChange: (form: ReportForm) => void;
+  rows?: Record<TextField, number>;
+  onShortcuts?: (field: TextField) => void;
+  activeShortcutField?: TextField | null;
+}) {
+  const id = useId();
+  const set = (field: keyof ReportForm) => (value: string) => onChange({ ...form, [field]: value });
+  const texts: Array<[TextField, string]> = [
+    ["indication", "Indication"],
+    ["findings", "Findings"],
+    ["impression", "Impression"],
+  ];
+  return (
+    <div className="grid gap-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid gap-1.5 sm:col-span-2">
+          <Label htmlFor={`${id}-name`}>Patient Name</Label>
+          <Input
+            id={`${id}-name`}
+            value={form.patientName}
+            onChange={(e) => set("patientName")(e.target.value)}
+            autoComplete="off"
+          />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-dob`}>Date of Birth</Label>
+          <Input
+            id={`${id}-dob`}
+            type="date"
+            value={form.patientDob}
+            onChange={(e) => set("patientDob")(e.target.value)}
+          />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={`${id}-exam`}>Exam Date</Label>
+          <Input
+            id={`${id}-exam`}
+            type="date"
+            value={form.examDate}
+            onChange={(e) => set("examDate")(e.target.value)}
+          />
+        </div>
+        <div className="grid gap-1.5 sm:col-span-2">
+          <Label htmlFor={`${id}-study`}>Study Type</Label>
+          <Input id={`${id}-study`} value={form.studyType} onChange={(e) => set("studyType")(e.target.value)} />
+        </div>
+      </div>
+      {texts.map(([field, label]) => (
+        <div key={field} className="grid gap-1.5">
+          <div className="flex items-end justify-between gap-2">
+            <Label htmlFor={`${id}-${field}`}>{label}</Label>
+            {onShortcuts ? (
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => onShortcuts(field)}
+                aria-pressed={activeShortcutField === field}
+                aria-label={`Shortcuts for ${label}`}
+              >
+                <MessageSquareText className="h-4 w-4" aria-hidden />
+                Shortcuts
+              </Button>
+            ) : null}
+          </div>
+          <Textarea
+            id={`${id}-${field}`}
+            rows={rows[field]}
+            value={form[field]}
+            onChange={(e) => set(field)(e.target.value)}
+            className="min-h-0 leading-relaxed"
+          />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The spec's insertion: appended after a blank line when the field already has text. */
+export function appendSnippet(current: string, snippet: string): string {
+  return current.trim() ? `${current.replace(/\s+$/, "")}\n\n${snippet}` : snippet;
+}
