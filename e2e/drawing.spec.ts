@@ -38,15 +38,18 @@ test("draw on a worksheet template, type a measurement, and get a draft report",
   const box = (await canvas.boundingBox())!;
 
   // A stroke with the mouse, then Undo must become available.
-  await page.mouse.move(box.x + 120, box.y + 150);
+  // The template is centred in the canvas: draw across its middle.
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  await page.mouse.move(cx - 60, cy - 100);
   await page.mouse.down();
-  for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + 120 + i * 12, box.y + 150 + i * 4);
+  for (let i = 1; i <= 10; i++) await page.mouse.move(cx - 60 + i * 12, cy - 100 + i * 4);
   await page.mouse.up();
   await expect(page.getByRole("button", { name: "Undo" })).toBeEnabled();
 
   // Text typed with the text tool is read directly by the engine.
   await page.getByRole("button", { name: "Text", exact: true }).click();
-  await canvas.click({ position: { x: 100, y: 300 } });
+  await canvas.click({ position: { x: box.width / 2 - 150, y: box.height / 2 + 140 } });
   const text = page.getByLabel("Text to place on the worksheet");
   await text.fill("R ICA prox PSV 250 EDV 110");
   await text.press("Enter");

@@ -31,7 +31,7 @@ export function ToolsPanel({
     >
       <fieldset>
         <legend className="mb-2 text-sm font-semibold text-slate-900">Tool</legend>
-        <div className="grid grid-cols-5 gap-1 lg:grid-cols-2">
+        <div className="grid grid-cols-5 gap-1 lg:grid-cols-1">
           {tools.map((t) => (
             <Button
               key={t.type}
@@ -41,7 +41,7 @@ export function ToolsPanel({
               onClick={() => onChange(selectTool(tool, t.type))}
               className="justify-start"
             >
-              <t.icon className="h-4 w-4" aria-hidden />
+              <t.icon className="h-4 w-4 shrink-0" aria-hidden />
               <span className="hidden sm:inline">{t.label}</span>
               <span className="sr-only sm:hidden">{t.label}</span>
             </Button>
