@@ -44,7 +44,11 @@ export function gradeVenousReflux({ facts, criteria }: GradeContext): GraderOutp
         basis: `${rules.refluxSource}: reflux time ${formatValue("REFLUX_MS", reflux)} ${grade === "present" ? ">" : "<="} ${limit} ms (${deep ? "deep" : "superficial"} vein)`,
       },
       site,
-      phrase: gradePhrase("venous_reflux", grade),
+      // Deep and superficial reflux are treated differently, so the impression keeps them apart.
+      phrase:
+        grade === "present"
+          ? `pathological ${deep ? "deep" : "superficial"} venous reflux`
+          : gradePhrase("venous_reflux", grade),
     });
   }
   return out;

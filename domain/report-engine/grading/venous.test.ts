@@ -81,7 +81,9 @@ describe("venous reflux (Labropoulos 2003)", () => {
       m("GSV_PROX", "left", "REFLUX_MS", 1800),
       m("GSV_MID", "left", "REFLUX_MS", 300),
     ]);
-    expect(draft.impression).toContain("Left great saphenous vein (proximal and distal): pathological reflux.");
+    expect(draft.impression).toContain(
+      "Left great saphenous vein (proximal and distal): pathological superficial venous reflux.",
+    );
     expect(draft.impression).toContain("Left great saphenous vein (mid): no pathological reflux.");
     expect(draft.findings).toContain(
       "Left great saphenous vein: proximal reflux time 1800 ms; mid reflux time 300 ms; distal reflux time 900 ms.",
