@@ -83,8 +83,9 @@ export function SystemMonitoringTab() {
                 </dd>
               </div>
               <div>
-                <dt className="text-slate-700">Daily backups</dt>
-                <dd className="text-lg font-semibold">Active</dd>
+                <dt className="text-slate-700">Backups</dt>
+                <dd className="text-lg font-semibold">Manual</dd>
+                <dd className="text-xs text-slate-700">Not scheduled by the server: run npm run backup daily (cron)</dd>
               </div>
             </dl>
             <p className="mt-4 text-xs text-slate-700">
