@@ -28,6 +28,15 @@ test("a report from upload to amended and signed again, with its history", async
   test.setTimeout(300_000);
   await signIn(page, await registerClinicViaApi(request));
   await createPhysician(page);
+  const shortcut = await page.request.post("/api/text-shortcuts", {
+    data: {
+      title: "No stenosis",
+      shortText: "No haemodynamically significant stenosis.",
+      category: "findings",
+      tags: "",
+    },
+  });
+  expect(shortcut.status(), await shortcut.text()).toBe(201);
 
   // Upload view: worksheet, OCR, generate.
   await page.reload();
@@ -119,7 +128,14 @@ test("a report from upload to amended and signed again, with its history", async
     "Amended impression: right ICA reviewed.",
   );
   await editor.getByRole("button", { name: "Shortcuts for Findings" }).click();
-  await expect(editor.getByRole("region", { name: "Text Shortcuts" })).toBeVisible();
+  const panel = editor.getByRole("region", { name: "Text Shortcuts" });
+  const used = page.waitForResponse((r) => /\/api\/text-shortcuts\/\d+\/use$/.test(r.url()));
+  await panel.getByRole("button", { name: "Insert No stenosis" }).click();
+  expect((await used).ok()).toBe(true);
+  await expect(page.getByText("Text Inserted", { exact: true })).toBeVisible();
+  await expect(editor.getByRole("textbox", { name: "Findings" })).toHaveValue(
+    /\S\n\nNo haemodynamically significant stenosis\.$/,
+  );
   await editor.getByLabel("Finalize this report (will add electronic signature timestamp)").check();
   await expectAccessible(page);
   await page.screenshot({ path: "docs/screenshots/reports-editor-desktop.png" });
