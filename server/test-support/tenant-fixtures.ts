@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions } from "fastify";
 import type { AppDeps } from "../app";
 import { saveFile } from "../features/files/files.service";
-import { as, type SignedIn } from "./test-app";
+import { as, multipart, type SignedIn } from "./test-app";
 
 /**
  * One entry per clinic-owned resource reachable by an id in a route. The cross-tenant test
@@ -97,5 +97,48 @@ export const tenantFixtures: TenantFixture[] = [
     request: () => ({
       payload: { name: "Taken Over", email: `intruder-${Math.random().toString(36).slice(2)}@example.com` },
     }),
+  },
+  {
+    prefix: "/api/templates/",
+    async create(app, owner) {
+      const res = await as(app, owner)({ method: "POST", url: "/api/templates", payload: { name: "Tenant layout" } });
+      return created(res, "report template");
+    },
+    request: () => ({ payload: { name: "Taken" } }),
+  },
+  {
+    prefix: "/api/worksheet-templates/",
+    async create(app, owner) {
+      const body = multipart([
+        { name: "name", value: "Tenant worksheet" },
+        { name: "worksheetFile", filename: "sheet.png", contentType: "image/png", data: PNG },
+      ]);
+      const res = await as(app, owner)({ method: "POST", url: "/api/worksheet-templates", ...body });
+      return created(res, "worksheet template");
+    },
+  },
+  {
+    prefix: "/api/legend-entries/",
+    async create(app, owner) {
+      const body = multipart([
+        { name: "title", value: "Tenant legend" },
+        { name: "medicalMeaning", value: "Meaning" },
+      ]);
+      const res = await as(app, owner)({ method: "POST", url: "/api/legend-entries", ...body });
+      return created(res, "legend entry");
+    },
+    // PATCH is multipart like create; the form is read before the lookup.
+    request: (method) => (method === "PATCH" ? multipart([{ name: "title", value: "Taken" }]) : {}),
+  },
+  {
+    prefix: "/api/text-shortcuts/",
+    async create(app, owner) {
+      const res = await as(
+        app,
+        owner,
+      )({ method: "POST", url: "/api/text-shortcuts", payload: { title: "Tenant", shortText: "Text" } });
+      return created(res, "text shortcut");
+    },
+    request: (method) => (method === "PUT" ? { payload: { title: "Taken", shortText: "Taken" } } : {}),
   },
 ];
