@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from "./config";
 import { DirectoryLockedError } from "./db/directory-lock";
+import { DemoStartError, describeDemoStart, prepareDemo } from "./demo/demo-start";
 import { startRuntime } from "./server-runtime";
 
 async function main(): Promise<void> {
@@ -16,6 +17,14 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
+  // `npm run demo` only: never in a normal start. Seeds before listening so nobody signs in to half a clinic.
+  if (process.env.SONOSCRIBE_DEMO === "1") {
+    const progress = (line: string) => process.stdout.write(`${line}\n`);
+    const { app, deps } = runtime;
+    const demo = await prepareDemo({ app, db: deps.database.db, dataDir: config.dataDir }, { progress });
+    process.stdout.write(describeDemoStart(demo));
+  }
+
   const address = await runtime.app.listen({ port: config.port, host: config.host });
   const shown = config.publicUrl ?? address.replace("127.0.0.1", "localhost");
   const storage = config.databaseUrl ? "PostgreSQL" : `embedded PostgreSQL in ${config.dataDir}`;
@@ -23,7 +32,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DirectoryLockedError) {
+  if (error instanceof ConfigError || error instanceof DirectoryLockedError || error instanceof DemoStartError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`Sonoscribe could not start: ${error instanceof Error ? error.stack : String(error)}\n`);

@@ -1,0 +1,103 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { OcrResult } from "../../domain/contracts/ocr";
+import type { Report } from "../../domain/contracts/reports";
+import { scanTypes } from "../../domain/report-engine/vocabulary";
+import { AMENDMENTS, DEMO_WORKSHEETS, type DemoReportState, type DemoWorksheet } from "./demo-content";
+import { call, type SeedTransport } from "./seed-http";
+
+export const FIXTURES_DIR = path.join(import.meta.dirname, "../../fixtures/worksheets");
+
+const contentTypeOf = (file: string) =>
+  file.endsWith(".pdf") ? "application/pdf" : file.endsWith(".png") ? "image/png" : "image/jpeg";
+
+export type DemoReportContext = {
+  transport: SeedTransport;
+  cookies: { admin: string; sonographer: string };
+  physicianIds: number[];
+  templateIds: number[];
+  progress: (line: string) => void;
+  worksheets?: DemoWorksheet[];
+};
+
+export type DemoReport = { id: number; file: string; state: DemoReportState; patientName: string; studyType: string };
+
+/**
+ * One report per worksheet, the way a person makes it: upload, OCR, generate from what was read, then
+ * sign and amend as the plan says. OCR is the slow part (seconds per page), hence a line per worksheet.
+ */
+export async function seedDemoReports(ctx: DemoReportContext): Promise<DemoReport[]> {
+  const plan = ctx.worksheets ?? DEMO_WORKSHEETS;
+  const reports: DemoReport[] = [];
+  for (const [index, sheet] of plan.entries()) {
+    const started = Date.now();
+    const report = await reportFromWorksheet(ctx, sheet);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    ctx.progress(
+      `  report ${index + 1}/${plan.length}: ${sheet.file} -> ${report.studyType}, ${sheet.state} (${seconds} s)`,
+    );
+    reports.push(report);
+  }
+  return reports;
+}
+
+async function reportFromWorksheet(ctx: DemoReportContext, sheet: DemoWorksheet): Promise<DemoReport> {
+  const { transport } = ctx;
+  const cookie = ctx.cookies[sheet.by];
+  const data = await readFile(path.join(FIXTURES_DIR, sheet.file));
+  const upload = await call<{ id: number }>(transport, {
+    method: "POST",
+    url: "/api/worksheets/upload",
+    cookie,
+    form: [{ name: "worksheet", filename: sheet.file, contentType: contentTypeOf(sheet.file), data }],
+  });
+  const worksheetId = upload.body.id;
+  const ocr = await call<{ ocrResult: OcrResult }>(transport, {
+    method: "POST",
+    url: `/api/worksheets/${worksheetId}/ocr`,
+    cookie,
+  });
+  const detected = scanTypes.find((t) => t === ocr.body.ocrResult.scanType);
+  let { body: report } = await call<Report>(transport, {
+    method: "POST",
+    url: "/api/reports/generate",
+    cookie,
+    json: {
+      worksheetId,
+      physicianId: ctx.physicianIds[sheet.physician],
+      templateId: ctx.templateIds[sheet.template],
+      scanType: detected ?? sheet.scanType,
+    },
+  });
+
+  // Signing and amending are the admin's in this demo: the physician's office reviews every report.
+  const admin = ctx.cookies.admin;
+  if (sheet.state !== "draft") {
+    report = (
+      await call<Report>(transport, { method: "POST", url: `/api/reports/${report.id}/finalize`, cookie: admin })
+    ).body;
+  }
+  if (sheet.state === "amended" || sheet.state === "amended-signed") {
+    const amendment = AMENDMENTS[report.studyType as keyof typeof AMENDMENTS] ?? AMENDMENTS["Carotid Duplex"];
+    report = (
+      await call<Report>(transport, {
+        method: "POST",
+        url: `/api/reports/${report.id}/amend`,
+        cookie: admin,
+        json: { reason: amendment.reason, impression: `${report.impression}\n\n${amendment.addition}` },
+      })
+    ).body;
+  }
+  if (sheet.state === "amended-signed") {
+    report = (
+      await call<Report>(transport, { method: "POST", url: `/api/reports/${report.id}/finalize`, cookie: admin })
+    ).body;
+  }
+  return {
+    id: report.id,
+    file: sheet.file,
+    state: sheet.state,
+    patientName: report.patientName,
+    studyType: report.studyType,
+  };
+}
