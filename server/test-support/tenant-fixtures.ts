@@ -1,5 +1,6 @@
 import type { FastifyInstance, InjectOptions } from "fastify";
 import type { AppDeps } from "../app";
+import { sonographers, worksheetTemplates } from "../db/schema";
 import { saveFile } from "../features/files/files.service";
 import { as, multipart, type SignedIn } from "./test-app";
 
@@ -97,6 +98,35 @@ export const tenantFixtures: TenantFixture[] = [
     request: () => ({
       payload: { name: "Taken Over", email: `intruder-${Math.random().toString(36).slice(2)}@example.com` },
     }),
+  },
+  {
+    prefix: "/api/digital-worksheets/",
+    async create(app, owner, deps) {
+      const [template] = await deps.database.db
+        .insert(worksheetTemplates)
+        .values({ clinicId: owner.clinicId, name: "Tenant sheet", originalFilename: "sheet.png" })
+        .returning();
+      const [sonographer] = await deps.database.db
+        .insert(sonographers)
+        .values({ clinicId: owner.clinicId, name: "Tenant Sono", initials: "TS" })
+        .returning();
+      const res = await as(
+        app,
+        owner,
+      )({
+        method: "POST",
+        url: "/api/digital-worksheets",
+        payload: {
+          templateId: template!.id,
+          sonographerId: sonographer!.id,
+          patientName: "Tenant Patient",
+          examDate: "2026-11-01",
+          drawingData: `data:image/png;base64,${PNG.toString("base64")}`,
+        },
+      });
+      return created(res, "digital worksheet");
+    },
+    request: (method) => (method === "PUT" ? { payload: { drawingHistory: "[]" } } : {}),
   },
   {
     prefix: "/api/templates/",
