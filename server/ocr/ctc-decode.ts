@@ -9,12 +9,13 @@ export type Decoded = { text: string; chars: DecodedChar[]; confidence: number }
  */
 const CONFUSABLE: Record<string, string> = {
   "0": "OoDQ",
-  "1": "Il|i!]j",
+  // Continental handwriting: a 1 with a long flag reads as A, M or ^; a crossed 7 as + or F.
+  "1": "Il|i!]jAMV^/L",
   "2": "Zz",
-  "4": "Ay",
+  "4": "yHh",
   "5": "Ss$",
   "6": "Gb",
-  "7": "T>",
+  "7": "T>+#Ff",
   "8": "B&",
   "9": "gqP",
   ".": ",",
@@ -61,6 +62,24 @@ export function ctcDecode(m: CharMatrix, allowed?: string, from = 0, to = m.step
       }
     });
     const unexplained = Math.max(0, 1 - explained);
+    if (allowed && best < 0 && 1 - m.probs[row]! > m.probs[row]!) {
+      // Most mass is on some character the alphabet cannot hold: a character is there, so emit the likeliest
+      // allowed one (at its own low probability) rather than silently dropping a digit.
+      let b = -1;
+      let bp = 0;
+      sources.forEach((src, i) => {
+        let p = 0;
+        for (const c of src.columns) p += m.probs[row + c]!;
+        if (p > bp) {
+          b = i;
+          bp = p;
+        }
+      });
+      if (bp > 0.02) {
+        best = b;
+        bestProb = bp;
+      }
+    }
     if (unexplained > bestProb) lost = Math.max(lost, unexplained);
     if (best >= 0 && best !== previous) chars.push({ char: sources[best]!.char, prob: bestProb, step: t });
     else if (best >= 0 && best === previous) {

@@ -48,6 +48,40 @@ function findRows(regions: ReadRegion[], columns: Column[]): Row[] {
   return rows.sort((a, b) => a.v - b.v);
 }
 
+type CellReading = { parsed: { value: number; factor: number }; text: string; confidence: number };
+
+/**
+ * Reads one cell. A cell in one region is read from its main crop and its alternates and the parsed values vote:
+ * the winner's confidence is scaled by its share of the votes, so a number the crops disagree on is marked doubtful.
+ */
+function readCell(parts: ReadRegion[], alphabet: string, decimals: boolean): CellReading | null {
+  const single = parts.length === 1 ? parts[0]! : null;
+  const matrices = single ? [single.matrix, ...(single.alternates ?? [])] : [null];
+  const readings: CellReading[] = [];
+  for (const matrix of matrices) {
+    const decoded = matrix ? [ctcDecode(matrix, alphabet)] : parts.map((p) => ctcDecode(p.matrix, alphabet));
+    const text = decoded.map((d) => d.text).join("");
+    const parsed = parseCell(text, decimals);
+    if (!parsed) continue;
+    const scored = decoded.filter((d) => d.chars.length).map((d) => d.confidence);
+    readings.push({
+      parsed,
+      text: text.replace(/^[-.]+|[-.]+$/g, ""),
+      confidence: Math.min(...scored) * parsed.factor,
+    });
+  }
+  if (readings.length === 0) return null;
+  const votes = new Map<number, CellReading[]>();
+  for (const r of readings) votes.set(r.parsed.value, [...(votes.get(r.parsed.value) ?? []), r]);
+  const [, winners] = [...votes.entries()].sort((a, b) => b[1].length - a[1].length || sum(b[1]) - sum(a[1]))[0]!;
+  // The main crop's reading when it is among the winners, so text and box match what is shown.
+  const chosen = winners.includes(readings[0]!) ? readings[0]! : winners[0]!;
+  const agreement = winners.length / matrices.length;
+  return { ...chosen, confidence: (sum(winners) / winners.length) * agreement };
+}
+
+const sum = (rs: CellReading[]) => rs.reduce((s, r) => s + r.confidence, 0);
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** Parses a cell in the sheet's unit; a decimal column with a lost point gets it back, at low confidence. */
@@ -91,14 +125,15 @@ export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
   const out: (OcrMeasurement & { sheetValue: number })[] = [];
   for (const { row, column, parts } of cells.values()) {
     const range = PLAUSIBLE[column.parameter];
-    const decimals = range?.decimals ?? true;
-    const decoded = parts
-      .sort((a, b) => a.u0 - b.u0)
-      .map((p) => ctcDecode(p.matrix, decimals ? "0123456789.-" : "0123456789-"));
-    const text = decoded.map((d) => d.text).join("");
-    const parsed = parseCell(text, decimals && column.sheetUnit !== "ms");
-    if (!parsed) continue;
-    let confidence = Math.min(...decoded.filter((d) => d.chars.length).map((d) => d.confidence)) * parsed.factor;
+    const decimals = (range?.decimals ?? true) && column.sheetUnit !== "ms";
+    const reading = readCell(
+      parts.sort((a, b) => a.u0 - b.u0),
+      decimals ? "0123456789.-" : "0123456789-",
+      decimals,
+    );
+    if (!reading) continue;
+    const { parsed, text } = reading;
+    let confidence = reading.confidence;
     const scale = column.parameter === "REFLUX_MS" && column.sheetUnit === "s" ? 1000 : 1;
     const limit = column.parameter === "REFLUX_MS" && column.sheetUnit === "ms" ? 1000 : 1;
     if (range && (parsed.value < range.min * limit || parsed.value > range.max * limit)) confidence *= 0.3;

@@ -7,7 +7,8 @@ import { OcrInputError } from "./ocr-input-error";
 import type { OcrReply, OcrRequest } from "./ocr-protocol";
 import { readWorksheet } from "./read-worksheet";
 
-const send = (reply: OcrReply) => process.send?.(reply);
+type Reply = OcrReply extends infer R ? (R extends unknown ? Omit<R, "rss"> : never) : never;
+const send = (reply: Reply) => process.send?.({ ...reply, rss: process.memoryUsage.rss() });
 
 process.on("message", async (request: OcrRequest) => {
   try {

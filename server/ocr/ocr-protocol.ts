@@ -5,6 +5,8 @@ import type { OcrInputReason } from "./ocr-input-error";
 export type OcrJob = { kind: "load"; file: Uint8Array } | { kind: "recognize"; pages: Uint8Array[]; now: number };
 export type OcrRequest = OcrJob & { id: number };
 
-export type OcrReply =
-  | { id: number; ok: true; pages?: Uint8Array[]; result?: OcrResult }
-  | { id: number; ok: false; error: { message: string; inputReason?: OcrInputReason } };
+/** Every reply says how much memory the child holds (`rss`, bytes), so the parent can recycle a grown child. */
+export type OcrReply = { id: number; rss: number } & (
+  | { ok: true; pages?: Uint8Array[]; result?: OcrResult }
+  | { ok: false; error: { message: string; inputReason?: OcrInputReason } }
+);

@@ -8,6 +8,11 @@ const POOL_SIZE = Math.max(1, Number(process.env.OCR_WORKERS) || 1);
 const JOB_TIMEOUT_MS = Number(process.env.OCR_TIMEOUT_MS) || 120_000;
 /** A child holds a few hundred MB once models are loaded; give it back when OCR has been idle for a while. */
 const IDLE_EXIT_MS = Number(process.env.OCR_IDLE_MS) || 120_000;
+/**
+ * Native allocations of the inference runtime fragment over many pages; a child above this size is replaced after
+ * its job (reloading the models takes well under a second), which keeps memory bounded under 800 MB.
+ */
+const RECYCLE_RSS_BYTES = (Number(process.env.OCR_RECYCLE_MB) || 650) * 1024 * 1024;
 
 type Job = {
   request: OcrJob;
@@ -85,6 +90,7 @@ class OcrRunner {
     };
     const onMessage = (reply: OcrReply) => {
       if (reply.id !== id) return;
+      if (reply.rss > RECYCLE_RSS_BYTES) this.retire(slot);
       finish(() => {
         if (reply.ok) job.resolve(reply);
         else if (reply.error.inputReason) job.reject(new OcrInputError(reply.error.inputReason, reply.error.message));
@@ -101,6 +107,13 @@ class OcrRunner {
     child.on("message", onMessage);
     child.on("exit", onExit);
     child.send({ ...job.request, id } as OcrRequest);
+  }
+
+  /** Lets a child finish and exit; the slot starts a fresh one for the next job. */
+  private retire(slot: Slot): void {
+    const child = slot.child;
+    slot.child = null;
+    child?.disconnect();
   }
 
   private stop(slot: Slot): void {

@@ -29,7 +29,8 @@ describe("OCR service (child process)", () => {
       expect.objectContaining({ site: "VA", side: "left", parameter: "PSV", value: 52 }),
     );
     expect(result.text).toMatch(/CAROTID/);
-  });
+    // About 3 s of CPU (child start, model load, one page); generous for a machine shared with other test runs.
+  }, 120_000);
 
   it("passes a typed input error back from the child process", async () => {
     const error = await loadWorksheetPages(Buffer.from("#!/bin/sh\necho hi\n")).catch((e: unknown) => e);

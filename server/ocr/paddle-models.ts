@@ -24,7 +24,7 @@ async function load(): Promise<PaddleModels> {
     executionProviders: ["cpu"],
     graphOptimizationLevel: "all",
     // The arena keeps the peak of every input size ever seen; without it memory follows the current page.
-    enableCpuMemArena: false,
+    enableCpuMemArena: true,
     enableMemPattern: false,
     intraOpNumThreads: Number(process.env.OCR_THREADS) || 2,
     interOpNumThreads: 1,

@@ -2,15 +2,19 @@ import { ctcDecode, type Decoded } from "./ctc-decode";
 import type { CharMatrix } from "./text-recognizer";
 import type { TextRegion } from "./text-regions";
 
-/** A detected region with what the recogniser read there, unrestricted (`read`) and as raw probabilities. */
-export type ReadRegion = TextRegion & { matrix: CharMatrix; read: Decoded };
+/**
+ * A detected region with what the recogniser read there, unrestricted (`read`) and as raw probabilities.
+ * Short regions (table cells) also carry readings of slightly different crops of the same place (`alternates`):
+ * their agreement tells a sure number from a guess.
+ */
+export type ReadRegion = TextRegion & { matrix: CharMatrix; read: Decoded; alternates?: CharMatrix[] };
 
 export const centerU = (r: TextRegion) => (r.u0 + r.u1) / 2;
 export const centerV = (r: TextRegion) => (r.v0 + r.v1) / 2;
 export const heightOf = (r: TextRegion) => r.v1 - r.v0;
 
-export function toReadRegion(region: TextRegion, matrix: CharMatrix): ReadRegion {
-  return { ...region, matrix, read: ctcDecode(matrix) };
+export function toReadRegion(region: TextRegion, matrix: CharMatrix, alternates?: CharMatrix[]): ReadRegion {
+  return { ...region, matrix, read: ctcDecode(matrix), ...(alternates?.length ? { alternates } : {}) };
 }
 
 /** Groups regions into text lines (top to bottom, each left to right) by the overlap of their vertical extent. */

@@ -6,6 +6,8 @@ import { foldTable, recognizeRegions } from "./text-recognizer";
 import { estimateFrame, toRegions } from "./text-regions";
 
 let fold: Int16Array | undefined;
+/** How much taller / wider (in text heights) the second and third crops of a short region are. */
+const VARIANT_GROW = 0.12;
 
 /** Detects and reads every text region of one page image (PNG/JPEG), in the page's deskewed frame. */
 export async function recognizePage(image: Buffer, page: number): Promise<ReadRegion[]> {
@@ -17,6 +19,19 @@ export async function recognizePage(image: Buffer, page: number): Promise<ReadRe
   // One detector pixel in page pixels, to give each region back the extent its outermost pixels cover.
   const pixel = Math.max(1, Math.max(raster.width, raster.height) / 1536);
   const regions = toRegions(components, frame, page, pixel);
-  const matrices = await recognizeRegions(models.rec, fold, raster, frame, regions);
-  return regions.map((r, i) => toReadRegion(r, matrices[i]!));
+  // Short regions are table cells and dates: read them again from a taller and a wider crop.
+  const short = regions.flatMap((r, i) => (r.u1 - r.u0 < 3.5 * (r.v1 - r.v0) ? [i] : []));
+  const variants = short.flatMap((i) => {
+    const r = regions[i]!;
+    const h = r.v1 - r.v0;
+    return [
+      { ...r, v0: r.v0 - VARIANT_GROW * h, v1: r.v1 + VARIANT_GROW * h },
+      { ...r, u0: r.u0 - VARIANT_GROW * h, u1: r.u1 + VARIANT_GROW * h },
+    ];
+  });
+  const matrices = await recognizeRegions(models.rec, fold, raster, frame, [...regions, ...variants]);
+  const alternates = new Map(
+    short.map((ri, k) => [ri, [matrices[regions.length + 2 * k]!, matrices[regions.length + 2 * k + 1]!]]),
+  );
+  return regions.map((r, i) => toReadRegion(r, matrices[i]!, alternates.get(i)));
 }

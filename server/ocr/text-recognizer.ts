@@ -41,6 +41,8 @@ function writeStrip(
   width: number,
   stripWidth: number,
 ) {
+  // Contrast stretching of each crop was tried and lost 11 points of recall on the photo half: the recogniser
+  // was trained on natural photos and reads them best as they are.
   const plane = REC_HEIGHT * width;
   const du = (r.u1 - r.u0) / stripWidth;
   const dv = (r.v1 - r.v0) / REC_HEIGHT;
