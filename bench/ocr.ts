@@ -9,6 +9,7 @@
  * Runs the pipeline in this process (the same code the OCR child runs) so that peak RSS is the pipeline's own.
  */
 import { readFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { OcrResult } from "../domain/contracts/ocr";
@@ -75,6 +76,7 @@ type Tally = {
   emittedConfident: number;
   correctConfident: number;
   seconds: number[];
+  cpuSeconds: number[];
 };
 const newTally = (): Tally => ({
   docs: 0,
@@ -88,6 +90,7 @@ const newTally = (): Tally => ({
   emittedConfident: 0,
   correctConfident: 0,
   seconds: [],
+  cpuSeconds: [],
 });
 
 async function main() {
@@ -106,12 +109,17 @@ async function main() {
     const truth = JSON.parse(await readFile(path.join(dir, doc.groundTruth), "utf8")) as Truth;
     const file = args.pdf && truth.files.pdf ? truth.files.pdf : truth.files.image;
     const started = performance.now();
+    const cpuStart = process.cpuUsage();
     const pages = await loadWorksheetPages(await readFile(path.join(dir, file)));
     const result: OcrResult = await readWorksheet(pages, now);
     const seconds = (performance.now() - started) / 1000 / Math.max(1, pages.length);
+    const cpu = process.cpuUsage(cpuStart);
+    // CPU time (all threads) does not grow when other programs compete for the cores, wall time does.
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6 / Math.max(1, pages.length);
     const tally = tallies[truth.level]!;
     tally.docs++;
     tally.seconds.push(seconds);
+    tally.cpuSeconds.push(cpuSeconds);
     const nameOk = tokens(result.patientName ?? "") === tokens(truth.patientNameTokens.join(" "));
     const dobOk = result.patientDob === truth.patientDob;
     const examOk = result.examDate === truth.examDate;
@@ -138,7 +146,7 @@ async function main() {
     }
     for (const key of expected) misses.push(`missed ${key}`);
     process.stderr.write(
-      `${truth.id} ${seconds.toFixed(2)} s name:${nameOk ? "ok" : `"${result.patientName}"`} dob:${dobOk ? "ok" : result.patientDob} exam:${examOk ? "ok" : result.examDate} measurements ${result.measurements.length - misses.filter((m) => m.startsWith("wrong")).length}/${expectedMeasurements(truth).length}\n`,
+      `${truth.id} ${seconds.toFixed(2)} s (cpu ${cpuSeconds.toFixed(2)} s) name:${nameOk ? "ok" : `"${result.patientName}"`} dob:${dobOk ? "ok" : result.patientDob} exam:${examOk ? "ok" : result.examDate} measurements ${result.measurements.length - misses.filter((m) => m.startsWith("wrong")).length}/${expectedMeasurements(truth).length}\n`,
     );
     if (args.verbose) for (const miss of misses) process.stderr.write(`    ${miss}\n`);
   }
@@ -146,16 +154,18 @@ async function main() {
   const rows = Object.entries(tallies).filter(([, t]) => t.docs > 0);
   const lines = [
     "| half | docs | name | DOB | exam date | scan type | meas. recall | meas. precision | precision at conf >= " +
-      `${minConfidence} (recall) | p50 s/page | p95 s/page |`,
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+      `${minConfidence} (recall) | p50 s/page | p95 s/page | p50 CPU s/page |`,
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...rows.map(
       ([half, t]) =>
         `| ${half} | ${t.docs} | ${pct(t.name, t.docs)} | ${pct(t.dob, t.docs)} | ${pct(t.exam, t.docs)} | ${pct(t.scan, t.docs)} | ` +
         `${pct(t.correct, t.expected)} | ${pct(t.correct, t.emitted)} | ${pct(t.correctConfident, t.emittedConfident)} ` +
-        `(${pct(t.correctConfident, t.expected)}) | ${quantile(t.seconds, 0.5).toFixed(2)} | ${quantile(t.seconds, 0.95).toFixed(2)} |`,
+        `(${pct(t.correctConfident, t.expected)}) | ${quantile(t.seconds, 0.5).toFixed(2)} | ${quantile(t.seconds, 0.95).toFixed(2)} | ` +
+        `${quantile(t.cpuSeconds, 0.5).toFixed(2)} |`,
     ),
     "",
-    `Peak RSS: ${peakMb.toFixed(0)} MB · node ${process.version} · ${new Date().toISOString().slice(0, 10)}`,
+    `Peak RSS: ${peakMb.toFixed(0)} MB · node ${process.version} · ${os.availableParallelism()} cores · ` +
+      `load average at end ${os.loadavg()[0]!.toFixed(1)} · ${new Date().toISOString().slice(0, 10)}`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
 }

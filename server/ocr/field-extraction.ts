@@ -123,7 +123,7 @@ function unionBox(boxes: Box[]): Box | null {
 }
 
 /** Probability of a space the recogniser saw but did not emit, between two decoded characters. */
-const SPACE_EVIDENCE = 0.1;
+const SPACE_EVIDENCE = 0.15;
 
 /**
  * Joins decoded pieces. Handwritten words often run together in the recogniser's best path ("ThomasJackson");
@@ -150,8 +150,17 @@ function joinPieces(pieces: { decoded: Decoded; matrix: CharMatrix }[], separato
   return { text: texts.filter(Boolean).join(separator).replace(/\s+/g, " ").trim(), confidence };
 }
 
+/** A word written in capitals often comes back with a few lower-case letters ("EDWaRD"); show it in capitals. */
+const mostlyCapitals = (word: string) => {
+  const letters = word.replace(/[^A-Za-z]/g, "");
+  return letters.length >= 3 && letters.replace(/[^A-Z]/g, "").length / letters.length >= 0.6;
+};
+
 function cleanName(text: string): string {
   return text
+    .split(" ")
+    .map((word) => (mostlyCapitals(word) ? word.toUpperCase() : word))
+    .join(" ")
     .replace(/\s*,\s*/g, ", ")
     .replace(/^[\s,.'-]+|[\s,'-]+$/g, "")
     .replace(/\s+/g, " ");
