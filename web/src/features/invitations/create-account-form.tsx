@@ -85,7 +85,10 @@ export function CreateAccountForm({
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? `${id}-error` : undefined}
               value={values[f.name]}
-              onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
+              onChange={(e) => {
+                setValues((v) => ({ ...v, [f.name]: e.target.value }));
+                if (error) setErrors((prev) => ({ ...prev, [f.name]: undefined }));
+              }}
             />
             <FieldError id={`${id}-error`}>{error}</FieldError>
           </div>

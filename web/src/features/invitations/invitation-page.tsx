@@ -1,7 +1,6 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Building2, CheckCircle2, LogIn, XCircle } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
-import { useParams } from "wouter";
 import type { AcceptInvitationResponse, InvitationDetails } from "../../../../domain/contracts/invitations";
 import { BrandMark } from "../../app/brand-mark";
 import { Button } from "../../components/ui/button";
@@ -39,9 +38,17 @@ function Heading({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   );
 }
 
+/**
+ * The token as written in the address bar: the router matches paths in lower case, but the token is
+ * base64url, where case matters.
+ */
+export function tokenFromPath(pathname: string): string {
+  return /^\/invite\/([A-Za-z0-9_-]+)\/?$/i.exec(pathname)?.[1] ?? "";
+}
+
 /** /invite/{token}: loading, login required, invalid, ready, accepting, joined (then home after 2 s). */
 export function InvitationPage() {
-  const { token = "" } = useParams<{ token: string }>();
+  const token = tokenFromPath(window.location.pathname);
   const { user } = useAuth();
   const [joined, setJoined] = useState<string | null>(null);
   const details = useQuery<InvitationDetails>({ queryKey: ["/api/invitations", token, "details"] });

@@ -138,7 +138,10 @@ export function RegisterClinicPage() {
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : f.name === "password" ? "reg-password-help" : undefined}
           value={values[f.name]}
-          onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
+          onChange={(e) => {
+            setValues((v) => ({ ...v, [f.name]: e.target.value }));
+            if (error) setErrors((prev) => ({ ...prev, [f.name]: undefined }));
+          }}
         />
         {f.name === "password" && !error ? (
           <p id="reg-password-help" className="text-xs text-slate-700">

@@ -100,7 +100,7 @@ export function StaffManagementPage({ embedded = false }: { embedded?: boolean }
             <ul className="divide-y divide-slate-200">
               {staff.data?.map((member) => (
                 <li key={member.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3">
-                  <div className="min-w-0 flex-1">
+                  <div className="min-w-0 basis-full sm:basis-0 sm:flex-1">
                     <p className="font-medium text-slate-900">
                       {displayName(member)}
                       {member.id === user.id ? <span className="font-normal text-slate-700"> (you)</span> : null}
@@ -143,7 +143,7 @@ export function StaffManagementPage({ embedded = false }: { embedded?: boolean }
             <ul className="divide-y divide-slate-200">
               {invitations.data.map((invitation) => (
                 <li key={invitation.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3">
-                  <div className="min-w-0 flex-1">
+                  <div className="min-w-0 basis-full sm:basis-0 sm:flex-1">
                     <p className="truncate font-medium text-slate-900">{invitation.email}</p>
                     <p className="text-sm text-slate-700">
                       Sent {formatDate(invitation.createdAt)} · expires {formatDate(invitation.expiresAt)}
