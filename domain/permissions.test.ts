@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { can, type Permission, permissions, roles } from "./permissions";
+
+const all = Object.keys(permissions) as Permission[];
+
+describe("the permission table", () => {
+  it("gives admins every permission", () => {
+    for (const permission of all) expect(can("admin", permission), permission).toBe(true);
+  });
+
+  it("keeps clinic and staff management for admins only", () => {
+    const adminOnly = all.filter((p) => !can("sonographer", p));
+    expect(adminOnly.sort()).toEqual(["clinic:manage", "staff:manage"]);
+  });
+
+  it("gives an unknown or empty role nothing", () => {
+    for (const role of ["", "owner", "Admin", "platform-admin"]) {
+      for (const permission of all) expect(can(role, permission)).toBe(false);
+    }
+  });
+
+  it("only names known roles", () => {
+    for (const allowed of Object.values(permissions)) {
+      for (const role of allowed) expect(roles).toContain(role);
+    }
+  });
+
+  it("is documented row by row in docs/permissions.md", () => {
+    const doc = fs.readFileSync(path.join(import.meta.dirname, "..", "docs", "permissions.md"), "utf8");
+    for (const permission of all) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| \`${permission}\``));
+      expect(row, `docs/permissions.md has no row for ${permission}`).toBeDefined();
+      const [admin, sonographer] = row!
+        .split("|")
+        .slice(2, 4)
+        .map((cell) => cell.trim() === "yes");
+      expect({ permission, admin, sonographer }).toEqual({
+        permission,
+        admin: can("admin", permission),
+        sonographer: can("sonographer", permission),
+      });
+    }
+  });
+});
