@@ -12,4 +12,11 @@ export const staffList = z.array(staffMember);
 export type StaffMember = z.infer<typeof staffMember>;
 
 /** Staff ids are user ids (opaque strings), not integers. */
-export const staffIdParam = z.object({ id: z.string().trim().min(1).max(64) });
+export const staffIdParam = z.object({
+  id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .refine((id) => !id.includes("\0"), "Invalid id"),
+});
