@@ -1,7 +1,8 @@
 import type { FastifyInstance, InjectOptions } from "fastify";
 import type { AppDeps } from "../app";
-import { sonographers, worksheetTemplates } from "../db/schema";
+import { reports, reportVersions, sonographers, worksheetTemplates } from "../db/schema";
 import { saveFile } from "../features/files/files.service";
+import { snapshotOf } from "../features/reports/report-dto";
 import { as, multipart, type SignedIn } from "./test-app";
 
 /**
@@ -170,5 +171,37 @@ export const tenantFixtures: TenantFixture[] = [
       return created(res, "text shortcut");
     },
     request: (method) => (method === "PUT" ? { payload: { title: "Taken", shortText: "Taken" } } : {}),
+  },
+  {
+    prefix: "/api/reports/",
+    async create(_app, owner, deps) {
+      const [row] = await deps.database.db
+        .insert(reports)
+        .values({
+          clinicId: owner.clinicId,
+          patientName: "Tenant Patient",
+          studyType: "Carotid Duplex",
+          indication: "-",
+          findings: "-",
+          impression: "-",
+        })
+        .returning();
+      // Version 1 as generation stores it, so the owner can open /versions/1.
+      await deps.database.db.insert(reportVersions).values({
+        clinicId: owner.clinicId,
+        reportId: row!.id,
+        versionNumber: 1,
+        kind: "generated",
+        snapshot: snapshotOf(row!),
+      });
+      return String(row!.id);
+    },
+    request(method, url) {
+      if (url.endsWith("/diff")) return { query: { from: "1", to: "1" } };
+      if (url.endsWith("/amend")) return { payload: { reason: "Intruder" } };
+      if (method === "PATCH") return { payload: { findings: "Intruder" } };
+      return {};
+    },
+    params: { n: "1" },
   },
 ];
