@@ -260,3 +260,21 @@ describe("invitations", () => {
     expect((await verifyAuditChain(t.deps.database.db)).ok).toBe(true);
   });
 });
+
+describe("invitation e-mail", () => {
+  it("an unreachable SMTP server does not fail the invitation: the link is still answered, emailed false", async () => {
+    const t = await createTestApp({ SMTP_URL: "smtp://127.0.0.1:1" });
+    const admin = await registerClinic(t.app);
+    const res = await as(
+      t.app,
+      admin,
+    )({
+      method: "POST",
+      url: "/api/invitations",
+      payload: { email: "mail@example.com", role: "sonographer" },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ emailed: false, invitationUrl: expect.stringContaining("/invite/") });
+    await t.close();
+  });
+});
