@@ -96,6 +96,18 @@ const parameterNames: Record<string, string> = {
   EXTENSION_PCT: "Thrombus extension",
 };
 export const parameterWords = (code: string) => parameterNames[code] ?? code;
+
+/** What worksheets print in their column headers: short enough for the table on a phone. */
+const parameterShortNames: Record<string, string> = {
+  RATIO_ICA_CCA: "ICA/CCA",
+  LINDEGAARD: "LR",
+  REFLUX_MS: "Reflux",
+  DIAMETER_MM: "Diameter",
+  DEPTH_MM: "Depth",
+  FLOW_ML_MIN: "Flow",
+  EXTENSION_PCT: "Extension",
+};
+export const parameterShort = (code: string) => parameterShortNames[code] ?? code;
 export const unitOf = (parameter: string) => parameterUnits[parameter as Parameter] ?? "";
 
 export const siteOptions = baseSiteCodes.map((code) => ({ code, label: siteWords(code) }));
@@ -107,6 +119,9 @@ export function parseValue(text: string): number | null {
   if (!/^-?\d+(\.\d+)?$/.test(cleaned)) return null;
   return Number(cleaned);
 }
+
+/** A blank value is a row still being filled in, not an error; anything else must be a number. */
+export const isInvalidValue = (text: string) => text.trim() !== "" && parseValue(text) === null;
 
 export const isLowConfidence = (row: MeasurementRow) =>
   !row.edited && row.confidence !== null && row.confidence < LOW_CONFIDENCE;

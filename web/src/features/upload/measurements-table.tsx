@@ -5,12 +5,13 @@ import { Input, Select } from "../../components/ui/input";
 import { cn } from "../../lib/cn";
 import {
   blankRow,
+  isInvalidValue,
   isLowConfidence,
   LOW_CONFIDENCE,
   type MeasurementRow,
   parameterOptions,
+  parameterShort,
   parameterWords,
-  parseValue,
   siteOptions,
   siteWords,
   unitOf,
@@ -18,7 +19,7 @@ import {
 import type { PageImage } from "./use-page-image";
 import { WorksheetCrop } from "./worksheet-crop";
 
-const sideWords = (side: MeasurementRow["side"]) => (side === "right" ? "Right" : side === "left" ? "Left" : "-");
+const sideWords = (side: MeasurementRow["side"]) => (side === "right" ? "Right" : side === "left" ? "Left" : "No side");
 
 /** The values OCR read, for the clinician to check against the sheet and correct before generating. */
 export function MeasurementsTable({
@@ -35,7 +36,7 @@ export function MeasurementsTable({
   const lowCount = rows.filter(isLowConfidence).length;
 
   return (
-    <Card>
+    <Card className="min-w-0">
       <CardHeader>
         <CardTitle>Measurements read from the worksheet</CardTitle>
         <p className="text-sm text-slate-700">
@@ -54,15 +55,12 @@ export function MeasurementsTable({
         {rows.length === 0 ? (
           <p className="text-sm text-slate-700">No measurements were read. Add any the report needs.</p>
         ) : (
-          <div className="-mx-5 overflow-x-auto px-5">
-            <table className="w-full min-w-[40rem] border-collapse text-sm">
+          <div className="relative -mx-5 overflow-x-auto px-5">
+            <table className="w-full border-collapse text-sm sm:min-w-[30rem]">
               <thead>
                 <tr className="border-b border-slate-200 text-left text-xs uppercase tracking-wide text-slate-700">
                   <th scope="col" className="py-2 pr-2 font-semibold">
                     Vessel
-                  </th>
-                  <th scope="col" className="py-2 pr-2 font-semibold">
-                    Side
                   </th>
                   <th scope="col" className="py-2 pr-2 font-semibold">
                     Parameter
@@ -70,13 +68,7 @@ export function MeasurementsTable({
                   <th scope="col" className="py-2 pr-2 font-semibold">
                     Value
                   </th>
-                  <th scope="col" className="py-2 pr-2 font-semibold">
-                    Unit
-                  </th>
-                  <th scope="col" className="py-2 pr-2 font-semibold">
-                    Confidence
-                  </th>
-                  <th scope="col" className="py-2 pr-2 font-semibold">
+                  <th scope="col" className="hidden py-2 pr-2 font-semibold sm:table-cell">
                     On the worksheet
                   </th>
                   <th scope="col" className="py-2 font-semibold">
@@ -122,91 +114,104 @@ function MeasurementLine({
 }) {
   const manual = row.confidence === null;
   const low = isLowConfidence(row);
-  const invalid = parseValue(row.valueText) === null;
+  const invalid = isInvalidValue(row.valueText);
   const name = `${sideWords(row.side)} ${siteWords(row.site)} ${parameterWords(row.parameter)}`;
   const errorId = `${row.key}-error`;
+  const confidenceText = manual
+    ? "Entered by hand"
+    : row.edited
+      ? "Corrected"
+      : `${Math.round((row.confidence ?? 0) * 100)}% confidence`;
+  const source = (
+    <>
+      {manual ? null : (
+        <WorksheetCrop box={row.box} page={page} label={`Worksheet crop of ${name}: read as ${row.readAs ?? ""}`} />
+      )}
+      <span className={cn("block text-xs", low ? "font-medium text-amber-900" : "text-slate-700")}>
+        {confidenceText}
+        {low ? <span className="sr-only"> (low: check this value)</span> : null}
+      </span>
+    </>
+  );
   return (
-    <tr className="border-b border-slate-100 align-middle">
-      <td className="py-1.5 pr-2 text-slate-900">
-        {manual ? (
-          <Select
-            aria-label="Vessel"
-            value={row.site}
-            onChange={(e) => onUpdate({ site: e.target.value })}
-            className="h-9 min-w-40"
-          >
-            {siteOptions.map((o) => (
-              <option key={o.code} value={o.code}>
-                {o.label}
-              </option>
-            ))}
-          </Select>
-        ) : (
-          siteWords(row.site)
-        )}
-      </td>
-      <td className="py-1.5 pr-2 text-slate-900">
-        {manual ? (
-          <Select
-            aria-label="Side"
-            value={row.side ?? ""}
-            onChange={(e) => onUpdate({ side: (e.target.value || null) as MeasurementRow["side"] })}
-            className="h-9 w-24"
-          >
-            <option value="right">Right</option>
-            <option value="left">Left</option>
-            <option value="">None</option>
-          </Select>
-        ) : (
-          sideWords(row.side)
-        )}
-      </td>
-      <td className="py-1.5 pr-2 text-slate-900">
-        {manual ? (
-          <Select
-            aria-label="Parameter"
-            value={row.parameter}
-            onChange={(e) => onUpdate({ parameter: e.target.value, unit: unitOf(e.target.value) })}
-            className="h-9 min-w-36"
-          >
-            {parameterOptions.map((o) => (
-              <option key={o.code} value={o.code}>
-                {o.label}
-              </option>
-            ))}
-          </Select>
-        ) : (
-          parameterWords(row.parameter)
-        )}
-      </td>
-      <td className={cn("py-1.5 pr-2", low && "bg-amber-50")}>
-        <Input
-          aria-label={`${name} value`}
-          inputMode="decimal"
-          value={row.valueText}
-          onChange={(e) => onUpdate({ valueText: e.target.value })}
-          aria-invalid={invalid}
-          aria-describedby={invalid ? errorId : undefined}
-          className={cn("h-9 w-24", low && "border-amber-500 bg-amber-50")}
-        />
+    <tr className={cn("border-b border-slate-100 align-middle", low && "bg-amber-50")}>
+      {manual ? (
+        // A row typed by hand spans vessel and parameter: three narrow selects would be unreadable on a phone.
+        <td colSpan={2} className="py-1.5 pr-2">
+          <div className="grid gap-1">
+            <Select
+              aria-label="Vessel"
+              value={row.site}
+              onChange={(e) => onUpdate({ site: e.target.value })}
+              className="h-9"
+            >
+              {siteOptions.map((o) => (
+                <option key={o.code} value={o.code}>
+                  {o.label}
+                </option>
+              ))}
+            </Select>
+            <div className="grid gap-1 sm:grid-cols-[auto_1fr]">
+              <Select
+                aria-label="Side"
+                value={row.side ?? ""}
+                onChange={(e) => onUpdate({ side: (e.target.value || null) as MeasurementRow["side"] })}
+                className="h-9 w-auto"
+              >
+                <option value="right">Right</option>
+                <option value="left">Left</option>
+                <option value="">No side</option>
+              </Select>
+              <Select
+                aria-label="Parameter"
+                value={row.parameter}
+                onChange={(e) => onUpdate({ parameter: e.target.value, unit: unitOf(e.target.value) })}
+                className="h-9 min-w-0"
+              >
+                {parameterOptions.map((o) => (
+                  <option key={o.code} value={o.code}>
+                    {o.label}
+                  </option>
+                ))}
+              </Select>
+            </div>
+          </div>
+        </td>
+      ) : (
+        <>
+          <td className="py-1.5 pr-2 text-slate-900">
+            <span className="block">{siteWords(row.site)}</span>
+            <span className="block text-xs text-slate-700">{sideWords(row.side)}</span>
+          </td>
+          <td className="py-1.5 pr-2 text-slate-900">
+            <abbr title={parameterWords(row.parameter)} className="no-underline">
+              {parameterShort(row.parameter)}
+            </abbr>
+          </td>
+        </>
+      )}
+      <td className="py-1.5 pr-2">
+        <div className="flex items-center gap-1.5">
+          <Input
+            aria-label={`${name} value`}
+            inputMode="decimal"
+            value={row.valueText}
+            onChange={(e) => onUpdate({ valueText: e.target.value })}
+            aria-invalid={invalid}
+            aria-describedby={invalid ? errorId : undefined}
+            className={cn("h-9 w-20", low && "border-amber-500 bg-white")}
+          />
+          <span className="text-xs whitespace-nowrap text-slate-800">{row.unit}</span>
+        </div>
         {invalid ? (
           <span id={errorId} className="mt-0.5 block text-xs text-red-700">
             Enter a number
           </span>
         ) : null}
+        {/* On a phone the worksheet column would be off screen: the crop goes under the value instead. */}
+        <div className="mt-1 sm:hidden">{source}</div>
       </td>
-      <td className="py-1.5 pr-2 text-slate-800">{row.unit || "-"}</td>
-      <td className={cn("py-1.5 pr-2", low ? "bg-amber-50 font-medium text-amber-900" : "text-slate-800")}>
-        {manual ? "Entered" : row.edited ? "Corrected" : `${Math.round((row.confidence ?? 0) * 100)}%`}
-        {low ? <span className="sr-only"> (low confidence: check this value)</span> : null}
-      </td>
-      <td className="py-1.5 pr-2">
-        {manual ? (
-          <span className="text-xs text-slate-700">Entered by hand</span>
-        ) : (
-          <WorksheetCrop box={row.box} page={page} label={`Worksheet crop of ${name}: read as ${row.readAs ?? ""}`} />
-        )}
-      </td>
+      <td className="hidden py-1.5 pr-2 sm:table-cell">{source}</td>
       <td className="py-1.5">
         <Button variant="ghost" size="icon" className="h-8 w-8" onClick={onRemove} aria-label={`Remove ${name}`}>
           <Trash2 className="h-4 w-4" aria-hidden />
