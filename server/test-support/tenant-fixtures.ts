@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions } from "fastify";
 import type { AppDeps } from "../app";
-import { reports, reportVersions, sonographers, worksheetTemplates } from "../db/schema";
+import { reports, reportVersions, sonographers, worksheets, worksheetTemplates } from "../db/schema";
 import { saveFile } from "../features/files/files.service";
 import { snapshotOf } from "../features/reports/report-dto";
 import { as, multipart, type SignedIn } from "./test-app";
@@ -67,6 +67,31 @@ export const tenantFixtures: TenantFixture[] = [
         createdBy: owner.userId,
       });
       return String(file.id);
+    },
+  },
+  {
+    prefix: "/api/worksheets/",
+    // Stored directly: an upload would start the OCR child process just to open the file.
+    async create(_app, owner, deps) {
+      const file = await saveFile(deps.database.db, deps.fileStore, {
+        clinicId: owner.clinicId,
+        kind: "worksheet",
+        data: PNG,
+        mimeType: "image/png",
+        createdBy: owner.userId,
+      });
+      const [row] = await deps.database.db
+        .insert(worksheets)
+        .values({
+          clinicId: owner.clinicId,
+          filename: "worksheet.png",
+          originalName: "worksheet.png",
+          fileUrl: "",
+          fileId: file.id,
+          imageFileId: file.id,
+        })
+        .returning();
+      return String(row!.id);
     },
   },
   {
