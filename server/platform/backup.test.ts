@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { openDatabase } from "../db/client";
@@ -73,5 +74,71 @@ describe("backup and restore", () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Backup written to/);
     expect(result.stderr).toMatch(/WARNING: The backup does not contain the file encryption key/);
+  });
+});
+
+/** A new, empty database on the server of TEST_DATABASE_URL; dropped by the returned function. */
+async function scratchDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `sonoscribe_backup_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+describe.runIf(process.env.TEST_DATABASE_URL)("backup and restore on PostgreSQL", () => {
+  it("round-trips the database with pg_dump and pg_restore, and the encrypted files", async () => {
+    const serverUrl = process.env.TEST_DATABASE_URL!;
+    const sourceDb = await scratchDatabase(serverUrl);
+    const targetDb = await scratchDatabase(serverUrl);
+    try {
+      const source = tempDir("pg-source");
+      const config = loadConfig({ DATA_DIR: source, DATABASE_URL: sourceDb.url });
+      const secrets = loadSecrets(source, {});
+      const database = await openDatabase({ databaseUrl: sourceDb.url, dataDir: null });
+      const [clinic] = await database.db
+        .insert(clinics)
+        .values({ name: "PG Backup Clinic", email: "pg@clinic.test" })
+        .returning();
+      const original = randomBytes(3000);
+      const store = new FileStore(path.join(source, "files"), secrets.fileKey);
+      const saved = await saveFile(database.db, store, {
+        clinicId: clinic!.id,
+        kind: "logo",
+        data: original,
+        mimeType: "image/png",
+      });
+      await database.close();
+
+      const { folder, manifest } = await backup(config, tempDir("pg-backups"));
+      expect(manifest.database.kind).toBe("postgres");
+
+      const target = tempDir("pg-target");
+      await restore(loadConfig({ DATA_DIR: target, DATABASE_URL: targetDb.url }), folder);
+      const restored = await openDatabase({ databaseUrl: targetDb.url, dataDir: null });
+      const [restoredClinic] = await restored.db.select().from(clinics).where(eq(clinics.id, clinic!.id));
+      const [row] = await restored.db.select().from(storedFiles).where(eq(storedFiles.id, saved.id));
+      await restored.close();
+      expect(restoredClinic?.name).toBe("PG Backup Clinic");
+      const restoredStore = new FileStore(path.join(target, "files"), secrets.fileKey);
+      expect((await restoredStore.get(row!.storageKey)).equals(original)).toBe(true);
+
+      // An embedded-database configuration cannot take a PostgreSQL backup.
+      await expect(restore(loadConfig({ DATA_DIR: tempDir("pg-wrong") }), folder)).rejects.toThrow(/DATABASE_URL/);
+    } finally {
+      await sourceDb.drop();
+      await targetDb.drop();
+    }
   });
 });
