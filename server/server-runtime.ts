@@ -5,6 +5,7 @@ import { type AppDeps, buildApp, defaultDeps } from "./app";
 import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { failInterruptedOcr } from "./features/worksheets/worksheets.service";
+import { shutdownOcr } from "./ocr/ocr-service";
 import { FileStore } from "./platform/file-store";
 import { loadSecrets } from "./platform/secrets";
 
@@ -27,6 +28,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     deps,
     async close() {
       await app.close();
+      await shutdownOcr();
       await database.close();
     },
   };

@@ -13,6 +13,16 @@ export const redactedPaths = [
   "*.*.patientDob",
 ];
 
+type LoggedRequest = { method?: string; url?: string; id?: string; ip?: string };
+
+/**
+ * Requests are logged without their query string: searches (`?search=`) and download names carry
+ * patient names, and a path never does (ids only).
+ */
+const serializers = {
+  req: (req: LoggedRequest) => ({ method: req.method, url: req.url?.split("?")[0], id: req.id, ip: req.ip }),
+};
+
 export function createLogger(level: string, destination?: pino.DestinationStream) {
-  return pino({ level, redact: { paths: redactedPaths, censor: "[redacted]" } }, destination);
+  return pino({ level, serializers, redact: { paths: redactedPaths, censor: "[redacted]" } }, destination);
 }
