@@ -63,7 +63,8 @@ class OcrRunner {
     const child = fork(entry.path, [], {
       execArgv: entry.execArgv,
       serialization: "advanced",
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      // The child's stdout goes to our stderr: library warnings must never mix into the CLI's JSON on stdout.
+      stdio: ["ignore", 2, 2, "ipc"],
       env: { ...process.env, OCR_THREADS: process.env.OCR_THREADS ?? "2" },
     });
     child.on("exit", () => {
