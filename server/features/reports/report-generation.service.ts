@@ -19,17 +19,17 @@ import type { Db } from "../../db/client";
 import { refineDraftWithLlm } from "../../llm/refine-draft";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
-import { legendNotes, matchLegendEntries } from "./legend-match";
+import { activeLegendMatches } from "../templates/legend.service";
+import { trainingExamples } from "../training/training.service";
+import { legendNotes } from "./legend-match";
 import { snapshotOf } from "./report-dto";
 import {
-  activeLegendEntries,
   findCarotidCriteriaSet,
   findPhysician,
   findTemplateId,
   findWorksheet,
   insertReport,
   insertVersion,
-  trainingExamples,
 } from "./reports.repository";
 import { loadReport } from "./reports.service";
 
@@ -63,11 +63,9 @@ export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFr
   const clinicSet = await findCarotidCriteriaSet(db, ctx.clinicId);
   const criteriaSetId = criteriaSetIds.find((id) => id === clinicSet) as CriteriaSetId | undefined;
   const engineDraft = generateDraft(input.study, { criteriaSetId });
-  const legend = matchLegendEntries(await activeLegendEntries(db, ctx.clinicId), input.keywordText ?? "");
-  const examples = (await trainingExamples(db, input.study.scanType, MAX_EXAMPLES)).map((e) => ({
-    scanType: e.scanType,
-    reportText: e.reportText ?? "",
-  }));
+  // The clinic's active legend entries whose keywords occur in the worksheet text or drawing notes.
+  const legend = await activeLegendMatches(db, ctx.clinicId, input.keywordText ?? "");
+  const examples = await trainingExamples(db, input.study.scanType, MAX_EXAMPLES);
   // Time-outs and model errors come back as the engine's draft with a warning; they never fail generation.
   const draft = await refineDraftWithLlm(
     {

@@ -5,7 +5,7 @@ import { studySchema } from "../../../domain/contracts/study";
 import { generateDraft } from "../../../domain/report-engine/generate-draft";
 import { auditEvents, reportVersions } from "../../db/schema";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
-import { legendNotes, matchLegendEntries } from "./legend-match";
+import { legendNotes } from "./legend-match";
 import { insertLegendEntry, insertPhysician, insertWorksheet, ocrResult } from "./report-test-fixtures";
 
 let t: TestApp;
@@ -176,25 +176,13 @@ describe("POST /api/reports/generate", () => {
   });
 });
 
-describe("legend keyword matching", () => {
-  const entries = [
-    { title: "A", medicalMeaning: "m", keywords: "DVT" },
-    { title: "B", medicalMeaning: "m", keywords: " hatched  area ,x-mark" },
-    { title: "C", medicalMeaning: "m", keywords: null },
-  ];
-  it("matches whole words and phrases, ignoring case", () => {
-    expect(matchLegendEntries(entries, "no dvt seen").map((e) => e.title)).toEqual(["A"]);
-    expect(matchLegendEntries(entries, "DVTs")).toEqual([]);
-    expect(matchLegendEntries(entries, "Hatched\nArea over CFV").map((e) => e.title)).toEqual(["B"]);
-    expect(matchLegendEntries(entries, "see X-MARK").map((e) => e.title)).toEqual(["B"]);
-    expect(matchLegendEntries(entries, "")).toEqual([]);
-  });
+describe("legend notes", () => {
   it("writes one labelled sentence", () => {
     expect(legendNotes([])).toBe("");
     expect(
       legendNotes([
-        { title: "A", medicalMeaning: "First.", keywords: null },
-        { title: "B", medicalMeaning: "Second", keywords: null },
+        { title: "A", medicalMeaning: "First." },
+        { title: "B", medicalMeaning: "Second" },
       ]),
     ).toBe("Legend notes: A: First; B: Second.");
   });

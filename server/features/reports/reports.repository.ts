@@ -1,15 +1,13 @@
-import { type AnyColumn, and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Queryable } from "../../db/client";
 import {
   clinics,
-  legendEntries,
   physicians,
   reportCounters,
   reports,
   reportTemplates,
   reportVersions,
-  trainingPairs,
   users,
   worksheets,
 } from "../../db/schema";
@@ -220,26 +218,4 @@ export async function findTemplateId(db: Queryable, clinicId: number, id: number
 export async function findCarotidCriteriaSet(db: Queryable, clinicId: number): Promise<string | null> {
   const [row] = await db.select({ set: clinics.carotidCriteriaSet }).from(clinics).where(eq(clinics.id, clinicId));
   return row?.set ?? null;
-}
-
-export async function activeLegendEntries(db: Queryable, clinicId: number) {
-  return db
-    .select({
-      title: legendEntries.title,
-      medicalMeaning: legendEntries.medicalMeaning,
-      keywords: legendEntries.keywords,
-    })
-    .from(legendEntries)
-    .where(and(eq(legendEntries.clinicId, clinicId), eq(legendEntries.isActive, true)))
-    .orderBy(asc(legendEntries.id));
-}
-
-/** Platform-wide example reports of one scan type, newest first (training pairs have no clinic). */
-export async function trainingExamples(db: Queryable, scanType: string, limit: number) {
-  return db
-    .select({ scanType: trainingPairs.category, reportText: trainingPairs.reportText })
-    .from(trainingPairs)
-    .where(and(eq(trainingPairs.category, scanType), isNotNull(trainingPairs.reportText)))
-    .orderBy(desc(trainingPairs.uploadedAt))
-    .limit(limit);
 }
