@@ -19,7 +19,15 @@ export type Stroke = {
   points: StrokePoint[];
   [extra: string]: unknown;
 };
-export type TextItem = { kind: "text"; x: number; y: number; text: string; color: string; size: number; [extra: string]: unknown };
+export type TextItem = {
+  kind: "text";
+  x: number;
+  y: number;
+  text: string;
+  color: string;
+  size: number;
+  [extra: string]: unknown;
+};
 export type DrawingItem = Stroke | TextItem;
 export type DrawingDocument = { version: typeof DRAWING_VERSION; items: DrawingItem[]; [extra: string]: unknown };
 
@@ -27,11 +35,13 @@ export const emptyDrawing = (): DrawingDocument => ({ version: DRAWING_VERSION, 
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const unit = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : null);
-const positive = (v: unknown, fallback: number) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : fallback);
+const positive = (v: unknown, fallback: number) =>
+  typeof v === "number" && Number.isFinite(v) && v > 0 ? v : fallback;
 const colour = (v: unknown, fallback: string) => (typeof v === "string" && /^#[0-9a-f]{3,8}$/i.test(v) ? v : fallback);
 
 function restoreStroke(raw: Record<string, unknown>): Stroke | null {
-  const tool = drawingTools.includes(raw.tool as DrawingTool) && raw.tool !== "text" ? (raw.tool as Stroke["tool"]) : "pen";
+  const tool =
+    drawingTools.includes(raw.tool as DrawingTool) && raw.tool !== "text" ? (raw.tool as Stroke["tool"]) : "pen";
   const points = (Array.isArray(raw.points) ? raw.points : [])
     .filter(isRecord)
     .map((p) => ({ x: unit(p.x), y: unit(p.y), pressure: unit(p.pressure) ?? 0.5 }))

@@ -3,15 +3,71 @@
  * "R ICA prox PSV 250 EDV 80", "Left CFV reflux 1.5 s", "AO diameter 52 mm", "RT ABI 0.8".
  * Only explicit, complete statements become measurements; anything ambiguous is left for the clinician.
  */
-export type TypedMeasurement = { site: string; side: "left" | "right" | null; parameter: string; value: number; unit: string };
+export type TypedMeasurement = {
+  site: string;
+  side: "left" | "right" | null;
+  parameter: string;
+  value: number;
+  unit: string;
+};
 
 const sites = [
-  "BULB", "ICA", "CCA", "ECA", "VA", "SCA", "CFA", "PFA", "SFA", "POPA", "TPT", "ATA", "PTA", "PERA", "DPA", "AXA",
-  "RADA", "ULNA", "CFV", "FV", "PFV", "POPV", "PTV", "PERV", "GSV", "SSV", "SFJ", "SPJ", "PERF", "IJV", "SCV", "AXV",
-  "BRV", "CEPV", "BASV", "AO", "CIA", "EIA", "RA", "SMA", "CA", "IMA", "MCA", "ACA", "PCA", "ANKLE",
+  "BULB",
+  "ICA",
+  "CCA",
+  "ECA",
+  "VA",
+  "SCA",
+  "CFA",
+  "PFA",
+  "SFA",
+  "POPA",
+  "TPT",
+  "ATA",
+  "PTA",
+  "PERA",
+  "DPA",
+  "AXA",
+  "RADA",
+  "ULNA",
+  "CFV",
+  "FV",
+  "PFV",
+  "POPV",
+  "PTV",
+  "PERV",
+  "GSV",
+  "SSV",
+  "SFJ",
+  "SPJ",
+  "PERF",
+  "IJV",
+  "SCV",
+  "AXV",
+  "BRV",
+  "CEPV",
+  "BASV",
+  "AO",
+  "CIA",
+  "EIA",
+  "RA",
+  "SMA",
+  "CA",
+  "IMA",
+  "MCA",
+  "ACA",
+  "PCA",
+  "ANKLE",
 ];
 const segments: Record<string, string> = { PROX: "PROX", PROXIMAL: "PROX", MID: "MID", DIST: "DIST", DISTAL: "DIST" };
-const sides: Record<string, "left" | "right"> = { R: "right", RT: "right", RIGHT: "right", L: "left", LT: "left", LEFT: "left" };
+const sides: Record<string, "left" | "right"> = {
+  R: "right",
+  RT: "right",
+  RIGHT: "right",
+  L: "left",
+  LT: "left",
+  LEFT: "left",
+};
 const parameters: Record<string, { parameter: string; unit: string }> = {
   PSV: { parameter: "PSV", unit: "cm/s" },
   EDV: { parameter: "EDV", unit: "cm/s" },
@@ -43,7 +99,13 @@ export function parseTypedMeasurements(text: string): TypedMeasurement[] {
         const unitToken = tokens[i + 2];
         // Reflux is usually written in seconds on worksheets; the engine works in milliseconds.
         const inSeconds = spec.parameter === "REFLUX_MS" && (unitToken === "S" || unitToken === "SEC" || value < 10);
-        found.push({ site: token === "ABI" ? "ANKLE" : site, side, parameter: spec.parameter, value: inSeconds ? value * 1000 : value, unit: spec.unit });
+        found.push({
+          site: token === "ABI" ? "ANKLE" : site,
+          side,
+          parameter: spec.parameter,
+          value: inSeconds ? value * 1000 : value,
+          unit: spec.unit,
+        });
         i++;
       } else if (token === "ABI") {
         const value = Number.parseFloat(tokens[i + 1] ?? "");
