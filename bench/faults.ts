@@ -42,11 +42,12 @@ async function killHard(server: Server): Promise<string[]> {
   await new Promise((r) => setTimeout(r, 2000));
   let orphans: Array<{ pid: number; command: string }> = [];
   try {
-    orphans = execFileSync("ps", ["-o", "pid=,args=", "-g", String(pid)], { encoding: "utf8" })
+    orphans = execFileSync("ps", ["-o", "pid=,stat=,args=", "-g", String(pid)], { encoding: "utf8" })
       .split("\n")
-      .map((line) => line.trim().match(/^(\d+)\s+(.*)$/))
+      // A zombie (state Z) has exited already; only its parent's death left it unreaped.
+      .map((line) => line.trim().match(/^(\d+)\s+([^Z]\S*)\s+(.*)$/))
       .filter((m): m is RegExpMatchArray => m !== null)
-      .map((m) => ({ pid: Number(m[1]), command: m[2]!.slice(0, 120) }));
+      .map((m) => ({ pid: Number(m[1]), command: m[3]!.slice(0, 120) }));
   } catch {
     orphans = [];
   }
