@@ -13,7 +13,11 @@ test("draw on a worksheet template, type a measurement, and get a draft report",
       name: "Carotid worksheet",
       category: "vascular",
       description: "Blank carotid duplex sheet",
-      worksheetFile: { name: "carotid.png", mimeType: "image/png", buffer: fs.readFileSync("fixtures/worksheets/ws-clean-001.png") },
+      worksheetFile: {
+        name: "carotid.png",
+        mimeType: "image/png",
+        buffer: fs.readFileSync("fixtures/worksheets/ws-clean-001.png"),
+      },
     },
   });
   expect(upload.ok(), await upload.text()).toBe(true);

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   boolean,
   date,
@@ -10,7 +11,6 @@ import {
   uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
-import { sql } from "drizzle-orm";
 import { clinics } from "./clinics";
 import { id } from "./columns";
 
@@ -59,10 +59,7 @@ export const reports = pgTable(
       .where(sql`${t.deletedAt} is null`),
     index("reports_clinic_exam_date_idx").on(t.clinicId, t.examDate),
     // Substring search on patient name and study type (pg_trgm; the extension is created by an earlier migration).
-    index("reports_search_trgm_idx").using(
-      "gin",
-      sql`lower(${t.patientName} || ' ' || ${t.studyType}) gin_trgm_ops`,
-    ),
+    index("reports_search_trgm_idx").using("gin", sql`lower(${t.patientName} || ' ' || ${t.studyType}) gin_trgm_ops`),
   ],
 );
 
