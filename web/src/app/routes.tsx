@@ -41,7 +41,9 @@ export function AppRoutes() {
             <Route path="/templates" component={TemplatesPage} />
             <Route path="/reports" component={ReportsPage} />
             <Route path="/physicians" component={ClinicManagementPage} />
-            <Route path="/staff" component={StaffManagementPage} />
+            <Route path="/staff">
+              <StaffManagementPage />
+            </Route>
             <Route path="/admin">{user.isPlatformAdmin ? <AdminPanelPage /> : <NotFoundPage />}</Route>
             <Route path="/invite/:token" component={InvitationPage} />
             <Route component={NotFoundPage} />

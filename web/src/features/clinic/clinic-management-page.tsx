@@ -38,8 +38,7 @@ export function ClinicManagementPage() {
           <SonographersTab canManage={canManage} />
         </TabsContent>
         <TabsContent value="staff">
-          {/* The staff screen itself; it gains an `embedded` prop (no page title) from its owner. */}
-          <StaffManagementPage />
+          <StaffManagementPage embedded />
         </TabsContent>
         <TabsContent value="settings">
           <ClinicSettingsTab canManage={canManage} />
