@@ -230,7 +230,8 @@ export function unparsableBody(rng: Rng): Pick<InjectOptions, "payload" | "heade
   if (roll === 1) return { payload: "a=1&b=2", headers: { "content-type": "application/x-www-form-urlencoded" } };
   if (roll === 2)
     return { payload: "<a>1</a>", headers: { "content-type": rng.pick(["application/xml", "text/xml"]) } };
-  if (roll === 3) return { payload: "{}", headers: { "content-type": rng.pick(["application/octet-stream", "image/png", ";;;"]) } };
+  if (roll === 3)
+    return { payload: "{}", headers: { "content-type": rng.pick(["application/octet-stream", "image/png", ";;;"]) } };
   return { payload: rng.pick(brokenJson), headers: { "content-type": "application/json" } };
 }
 
