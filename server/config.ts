@@ -42,6 +42,8 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
     .optional(),
   SMTP_FROM: z.string().default("Sonoscribe <no-reply@localhost>"),
+  /** Clinic registrations allowed per address and hour (spam guard; raised for test servers). */
+  REGISTRATIONS_PER_HOUR: z.coerce.number().int().positive().default(10),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Unit prices for the admin cost projection, US dollars. */
   COST_DB_PER_GB_MONTH: z.coerce.number().nonnegative().default(0.25),
@@ -64,6 +66,7 @@ export type Config = {
   llm: { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | null;
   smtp: { url: string; from: string } | null;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  registrationsPerHour: number;
   costs: { dbPerGbMonth: number; storagePerGbMonth: number; aiPerReport: number; alertMonthlyUsd: number };
 };
 
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,
     logLevel: e.LOG_LEVEL,
+    registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
     costs: {
       dbPerGbMonth: e.COST_DB_PER_GB_MONTH,
       storagePerGbMonth: e.COST_STORAGE_PER_GB_MONTH,

@@ -15,6 +15,8 @@ const env = {
   HOST: "127.0.0.1",
   LOG_LEVEL: "warn",
   PLATFORM_ADMIN_EMAILS: "webmaster@sonoscribe.test",
+  // Every journey registers its own clinic from 127.0.0.1.
+  REGISTRATIONS_PER_HOUR: "1000",
 };
 if (process.env.TEST_DATABASE_URL) {
   const name = `sonoscribe_e2e_${randomBytes(4).toString("hex")}`;

@@ -66,7 +66,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     "/api/clinics/register",
     {
       schema: { body: registerClinicRequest },
-      config: { rateLimit: { max: 10, timeWindow: "1 hour" } },
+      config: { rateLimit: { max: deps.config.registrationsPerHour, timeWindow: "1 hour" } },
     },
     async (request, reply) => {
       const { clinic, user } = await registerClinic(db, request.body, { ip: request.ip, requestId: request.id });
