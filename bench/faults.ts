@@ -14,13 +14,13 @@ import { Client, type RealServer, registerAndSignIn, startServer } from "./real-
  * kill -9 the real server during an upload, an OCR, a generation, a finalize and an amend, start it again and
  * check what was left: the database opens, no half-written rows, every stored file decrypts, no unreferenced
  * files, interrupted OCR shows as failed. PGlite always; PostgreSQL too when TEST_DATABASE_URL is set.
- *   npm run bench:faults                 2 kills per operation
+ *   npm run bench:faults                 1 kill per operation (under 2 minutes per database)
  *   npm run bench:faults -- --repeats 5  the full run
  */
 
 const root = path.resolve(import.meta.dirname, "..");
 const worksheetPng = fs.readFileSync(path.join(root, "fixtures/worksheets/ws-clean-000.png"));
-const repeats = Number(process.argv[process.argv.indexOf("--repeats") + 1] || 2) || 2;
+const repeats = Number(process.argv[process.argv.indexOf("--repeats") + 1] || 1) || 1;
 const operations = ["upload", "ocr", "generate", "finalize", "amend"] as const;
 type Operation = (typeof operations)[number];
 
