@@ -97,3 +97,29 @@ describe("the built client", () => {
     fs.rmSync(webRoot, { recursive: true, force: true });
   });
 });
+
+describe("text the database cannot store", () => {
+  it("is a 400, not a 500, wherever it arrives", async () => {
+    const t = await createTestApp();
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: { email: "a\u0000@b.c", password: "x" },
+    });
+    expect(login.statusCode).toBe(400);
+    const register = await t.app.inject({
+      method: "POST",
+      url: "/api/clinics/register",
+      payload: {
+        name: "Nul\u0000 Clinic",
+        email: "nul@clinic.test",
+        adminFirstName: "A",
+        adminLastName: "B",
+        password: "correct horse battery",
+      },
+    });
+    expect(register.statusCode).toBe(400);
+    expect(register.json().error).toBe("Text must not contain NUL characters");
+    await t.close();
+  });
+});

@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { type AppDeps, buildApp, defaultDeps } from "./app";
 import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
+import { sweepUnreferencedFiles } from "./features/files/files.service";
 import { failInterruptedOcr } from "./features/worksheets/worksheets.service";
 import { shutdownOcr } from "./ocr/ocr-service";
 import { FileStore } from "./platform/file-store";
@@ -22,6 +23,8 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   await failInterruptedOcr(database.db);
   const fileStore = new FileStore(path.join(config.dataDir, "files"), secrets.fileKey);
   const deps = defaultDeps({ config, database, fileStore });
+  const swept = await sweepUnreferencedFiles(database.db, fileStore);
+  if (swept > 0) deps.logger.info({ swept }, "removed files left by interrupted uploads");
   const app = await buildApp(deps);
   return {
     app,

@@ -28,6 +28,10 @@ export function installErrorHandler(app: FastifyInstance): void {
         .status(400)
         .send({ error: message, code: "VALIDATION_FAILED", requestId, field } satisfies ErrorBody);
     }
+    if (isUnstorableText(error)) {
+      const message = "Text must not contain NUL characters";
+      return reply.status(400).send({ error: message, code: "BAD_REQUEST", requestId } satisfies ErrorBody);
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = statusCodes.get(status) ?? "BAD_REQUEST";
@@ -36,6 +40,18 @@ export function installErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, "request failed");
     return reply.status(500).send({ error: "Internal server error", code: "INTERNAL", requestId } satisfies ErrorBody);
   });
+}
+
+/**
+ * PostgreSQL refuses a NUL character in text (SQLSTATE 22021) or an untranslatable one (22P05). Input can
+ * carry them anywhere, so they are a client error here, once, rather than a check in every schema.
+ */
+function isUnstorableText(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (e.code === "22021" || e.code === "22P05") return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }
 
 function clientMessage(error: FastifyError): string {

@@ -35,6 +35,19 @@ export class FileStore {
     await fs.rm(this.pathOf(storageKey), { force: true });
   }
 
+  /** Every stored file (and temporary leftover) with its age, for the start-up sweep. */
+  async list(): Promise<Array<{ name: string; path: string; modifiedMs: number }>> {
+    const entries = await fs.readdir(this.root, { withFileTypes: true, recursive: true }).catch(() => []);
+    return Promise.all(
+      entries
+        .filter((entry) => entry.isFile())
+        .map(async (entry) => {
+          const full = path.join(entry.parentPath, entry.name);
+          return { name: entry.name, path: full, modifiedMs: (await fs.stat(full)).mtimeMs };
+        }),
+    );
+  }
+
   encrypt(plain: Buffer): Buffer {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv("aes-256-gcm", this.key, iv);

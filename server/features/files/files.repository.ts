@@ -22,3 +22,8 @@ export function findFile(db: Queryable, id: number) {
     .where(eq(storedFiles.id, id))
     .then((rows) => rows[0]);
 }
+
+export async function allStorageKeys(db: Queryable): Promise<Set<string>> {
+  const rows = await db.select({ key: storedFiles.storageKey }).from(storedFiles);
+  return new Set(rows.map((r) => r.key));
+}

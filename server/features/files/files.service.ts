@@ -1,6 +1,7 @@
+import fs from "node:fs/promises";
 import type { Queryable } from "../../db/client";
 import type { FileStore } from "../../platform/file-store";
-import { findClinicFile, insertStoredFile } from "./files.repository";
+import { allStorageKeys, findClinicFile, insertStoredFile } from "./files.repository";
 
 export type NewFile = {
   clinicId: number | null;
@@ -21,7 +22,7 @@ export function fileIdFromUrl(url: string | null | undefined): number | null {
 
 /**
  * Encrypts the bytes into the store, then records them. The bytes are written first: a crash in
- * between leaves an unreferenced file (swept later), never a row that points at nothing.
+ * between leaves an unreferenced file (swept at start-up by sweepUnreferencedFiles), never a row that points at nothing.
  */
 export async function saveFile(db: Queryable, store: FileStore, file: NewFile) {
   const stored = await store.put(file.data);
@@ -43,4 +44,21 @@ export async function readClinicFile(db: Queryable, store: FileStore, clinicId: 
   const row = await findClinicFile(db, clinicId, id);
   if (!row) return undefined;
   return { row, data: await store.get(row.storageKey) };
+}
+
+/**
+ * Removes files that no row points at: what a crash between writing the bytes and committing the row
+ * leaves behind (see saveFile), and temporary files of writes cut short. Only files older than `graceMs` go, so uploads in flight on another
+ * instance are never touched. Run at start-up.
+ */
+export async function sweepUnreferencedFiles(db: Queryable, store: FileStore, graceMs = 3_600_000): Promise<number> {
+  const referenced = await allStorageKeys(db);
+  const cutoff = Date.now() - graceMs;
+  let removed = 0;
+  for (const file of await store.list()) {
+    if (referenced.has(file.name) || file.modifiedMs > cutoff) continue;
+    await fs.rm(file.path, { force: true });
+    removed++;
+  }
+  return removed;
 }

@@ -1,0 +1,43 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { FileStore } from "../../platform/file-store";
+import { openTestDatabase } from "../../test-support/test-database";
+import { saveFile, sweepUnreferencedFiles } from "./files.service";
+
+describe("sweepUnreferencedFiles", () => {
+  const opened = openTestDatabase();
+  afterAll(async () => (await opened).close());
+
+  it("removes old files no row points at, and keeps referenced and recent ones", async () => {
+    const { db } = await opened;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-sweep-"));
+    const store = new FileStore(dir, randomBytes(32));
+    const kept = await saveFile(db, store, {
+      clinicId: null,
+      kind: "training-report",
+      data: Buffer.from("kept"),
+      mimeType: "application/pdf",
+    });
+    // What a crash leaves: bytes written, row never committed; and a temporary file.
+    const orphan = await store.put(Buffer.from("orphan"));
+    const recentOrphan = await store.put(Buffer.from("in flight"));
+    const tmp = path.join(dir, "zz", "x.bin.123.tmp");
+    fs.mkdirSync(path.dirname(tmp), { recursive: true });
+    fs.writeFileSync(tmp, "partial");
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    for (const key of [kept.storageKey, orphan.storageKey]) {
+      fs.utimesSync(path.join(dir, key.slice(0, 2), key), old, old);
+    }
+    fs.utimesSync(tmp, old, old);
+
+    expect(await sweepUnreferencedFiles(db, store)).toBe(2);
+    expect((await store.get(kept.storageKey)).toString()).toBe("kept");
+    expect((await store.get(recentOrphan.storageKey)).toString()).toBe("in flight");
+    await expect(store.get(orphan.storageKey)).rejects.toThrow();
+    expect(fs.existsSync(tmp)).toBe(false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
