@@ -6,8 +6,9 @@ import { Button } from "../../components/ui/button";
 import { Badge, Card, CardContent, EmptyState, Spinner } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/dialog";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, apiRequest, errorMessage } from "../../lib/api";
+import { apiJson, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
+import { useDeleteMutation } from "../../lib/use-delete-mutation";
 import { SonographerFormDialog, type SonographerValues } from "./sonographer-form-dialog";
 
 const KEY = ["/api/sonographers"];
@@ -40,14 +41,11 @@ export function SonographersTab({ canManage }: { canManage: boolean }) {
       }),
   });
 
-  const remove = useMutation({
-    mutationFn: (id: number) => apiRequest("DELETE", `/api/sonographers/${id}`),
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: KEY });
-      toast({ title: "Success", description: "Sonographer deleted successfully", variant: "success" });
-    },
-    onError: (err) =>
-      toast({ title: "Error", description: errorMessage(err, "Failed to delete sonographer"), variant: "destructive" }),
+  const remove = useDeleteMutation({
+    url: (id) => `/api/sonographers/${id}`,
+    queryKey: KEY,
+    success: { title: "Success", description: "Sonographer deleted successfully" },
+    failure: { title: "Error", fallback: "Failed to delete sonographer" },
   });
 
   const openForm = (s: Sonographer | null) => {

@@ -7,8 +7,9 @@ import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
 import { ConfirmDialog, Dialog, DialogContent } from "../../components/ui/dialog";
 import { Checkbox, Input, Label, Select, Textarea } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, apiRequest, errorMessage } from "../../lib/api";
+import { apiJson, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
+import { useDeleteMutation } from "../../lib/use-delete-mutation";
 import { Field } from "./form-field";
 import { LegendDrawingCanvas } from "./legend-drawing-canvas";
 import { capitalize, responseText } from "./template-text";
@@ -31,18 +32,11 @@ export function LegendSection({
     onAddingChange(false);
     setEditing(null);
   };
-  const remove = useMutation({
-    mutationFn: (id: number) => apiRequest("DELETE", `/api/legend-entries/${id}`),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: KEY });
-      toast({ title: "Legend Entry Deleted", variant: "success" });
-    },
-    onError: (error) =>
-      toast({
-        title: "Deletion Failed",
-        description: errorMessage(error, "Failed to delete legend entry"),
-        variant: "destructive",
-      }),
+  const remove = useDeleteMutation({
+    url: (id) => `/api/legend-entries/${id}`,
+    queryKey: KEY,
+    success: { title: "Legend Entry Deleted" },
+    failure: { title: "Deletion Failed", fallback: "Failed to delete legend entry" },
   });
 
   return (

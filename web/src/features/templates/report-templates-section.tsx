@@ -1,13 +1,12 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { FileText, Pencil, Star, Trash2 } from "lucide-react";
 import { useState } from "react";
 import type { ReportTemplate } from "../../../../domain/contracts/templates";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
 import { ConfirmDialog, Dialog, DialogContent } from "../../components/ui/dialog";
-import { toast } from "../../components/ui/use-toast";
-import { apiRequest, errorMessage } from "../../lib/api";
-import { queryClient } from "../../lib/query-client";
+import { errorMessage } from "../../lib/api";
+import { useDeleteMutation } from "../../lib/use-delete-mutation";
 import { ReportTemplateForm } from "./report-template-form";
 
 const typeLabel = { pdf: "PDF", docx: "DOCX", both: "PDF + DOCX" } as const;
@@ -29,18 +28,11 @@ export function ReportTemplatesSection({
     setEditing(null);
   };
 
-  const remove = useMutation({
-    mutationFn: (id: number) => apiRequest("DELETE", `/api/templates/${id}`),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ["/api/templates"] });
-      toast({ title: "Template Deleted", variant: "success" });
-    },
-    onError: (error) =>
-      toast({
-        title: "Deletion Failed",
-        description: errorMessage(error, "Failed to delete template"),
-        variant: "destructive",
-      }),
+  const remove = useDeleteMutation({
+    url: (id) => `/api/templates/${id}`,
+    queryKey: ["/api/templates"],
+    success: { title: "Template Deleted" },
+    failure: { title: "Deletion Failed", fallback: "Failed to delete template" },
   });
 
   return (

@@ -9,6 +9,7 @@ import { Input, Label, Select, Textarea } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
 import { apiJson, apiRequest, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
+import { useDeleteMutation } from "../../lib/use-delete-mutation";
 import { Field } from "./form-field";
 import { capitalize } from "./template-text";
 
@@ -63,18 +64,11 @@ export function TextShortcutsPanel({
     mutationFn: (shortcutId: number) => apiRequest("POST", `/api/text-shortcuts/${shortcutId}/use`),
     onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
   });
-  const remove = useMutation({
-    mutationFn: (shortcutId: number) => apiRequest("DELETE", `/api/text-shortcuts/${shortcutId}`),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: KEY });
-      toast({ title: "Shortcut Deleted", variant: "success" });
-    },
-    onError: (error) =>
-      toast({
-        title: "Deletion Failed",
-        description: errorMessage(error, "Failed to delete shortcut"),
-        variant: "destructive",
-      }),
+  const remove = useDeleteMutation({
+    url: (id) => `/api/text-shortcuts/${id}`,
+    queryKey: KEY,
+    success: { title: "Shortcut Deleted" },
+    failure: { title: "Deletion Failed", fallback: "Failed to delete shortcut" },
   });
 
   async function use(shortcut: TextShortcut) {

@@ -11,8 +11,9 @@ import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
 import { ConfirmDialog, Dialog, DialogContent } from "../../components/ui/dialog";
 import { Input, Select, Textarea } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, apiRequest, errorMessage } from "../../lib/api";
+import { apiJson, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
+import { useDeleteMutation } from "../../lib/use-delete-mutation";
 import { Field } from "./form-field";
 import { capitalize, responseText } from "./template-text";
 
@@ -27,18 +28,11 @@ export function WorksheetTemplatesSection({
 }) {
   const templates = useQuery<WorksheetTemplate[]>({ queryKey: KEY });
   const [deleting, setDeleting] = useState<WorksheetTemplate | null>(null);
-  const remove = useMutation({
-    mutationFn: (id: number) => apiRequest("DELETE", `/api/worksheet-templates/${id}`),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: KEY });
-      toast({ title: "Worksheet Template Deleted", variant: "success" });
-    },
-    onError: (error) =>
-      toast({
-        title: "Deletion Failed",
-        description: errorMessage(error, "Failed to delete worksheet template"),
-        variant: "destructive",
-      }),
+  const remove = useDeleteMutation({
+    url: (id) => `/api/worksheet-templates/${id}`,
+    queryKey: KEY,
+    success: { title: "Worksheet Template Deleted" },
+    failure: { title: "Deletion Failed", fallback: "Failed to delete worksheet template" },
   });
 
   return (
