@@ -11,7 +11,7 @@ const quick = process.env.E2E_DEMO_QUICK === "1";
 const plan = !quick
   ? DEMO_WORKSHEETS
   : DEMO_WORKSHEETS.filter((sheet) =>
-      ["ws-clean-000.png", "ws-clean-001.png", "ws-clean-003.png", "ws-clean-005.png", "ws-noisy-020.jpg"].includes(
+      ["ws-clean-000.png", "ws-clean-001.png", "ws-clean-003.png", "ws-clean-006.png", "ws-noisy-020.jpg"].includes(
         sheet.file,
       ),
     );

@@ -198,7 +198,7 @@ export const DEMO_WORKSHEETS: DemoWorksheet[] = [
   },
   { file: "ws-clean-003.png", scanType: "Lower Limb Venous", state: "draft", physician: 1, template: 0, by: "admin" },
   { file: "ws-clean-004.png", scanType: "Carotid Duplex", state: "finalized", physician: 0, template: 0, by: "admin" },
-  { file: "ws-clean-005.png", scanType: "Lower Limb Venous", state: "amended", physician: 1, template: 1, by: "admin" },
+  { file: "ws-clean-006.png", scanType: "Lower Limb Venous", state: "amended", physician: 1, template: 1, by: "admin" },
   { file: "ws-clean-009.png", scanType: "Carotid Duplex", state: "draft", physician: 0, template: 0, by: "admin" },
   {
     file: "ws-clean-010.png",
