@@ -40,6 +40,11 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection closed by the server (restart, failover, a dropped test database) must not crash the
+  // process: the pool replaces it on the next query, and a query that fails reports its own error.
+  pool.on("error", (error: Error & { code?: string }) => {
+    if (error.code !== "57P01") process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`);
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   await migratePg(drizzlePg(pool), { migrationsFolder });
   return {
