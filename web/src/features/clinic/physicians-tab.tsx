@@ -1,7 +1,8 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Pencil, Plus, Stethoscope, Trash2 } from "lucide-react";
+import { Plus, Stethoscope } from "lucide-react";
 import { useState } from "react";
 import type { Physician, PhysicianCreate } from "../../../../domain/contracts/physicians";
+import { DeleteButton, EditButton } from "../../components/ui/action-buttons";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, EmptyState, Spinner } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/dialog";
@@ -145,19 +146,8 @@ export function PhysiciansTab({ canManage }: { canManage: boolean }) {
                   </div>
                   {canManage ? (
                     <div className="mt-auto flex justify-end gap-2">
-                      <Button variant="outline" size="sm" onClick={() => openForm(p)} aria-label={`Edit ${p.name}`}>
-                        <Pencil className="h-4 w-4" aria-hidden />
-                        Edit
-                      </Button>
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        onClick={() => setDeleting(p)}
-                        aria-label={`Delete ${p.name}`}
-                      >
-                        <Trash2 className="h-4 w-4 text-red-700" aria-hidden />
-                        Delete
-                      </Button>
+                      <EditButton name={p.name} onClick={() => openForm(p)} />
+                      <DeleteButton name={p.name} onClick={() => setDeleting(p)} />
                     </div>
                   ) : null}
                 </CardContent>

@@ -1,7 +1,8 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Pencil, Plus, Trash2, UserRound } from "lucide-react";
+import { Plus, UserRound } from "lucide-react";
 import { useState } from "react";
 import type { Sonographer } from "../../../../domain/contracts/sonographers";
+import { DeleteButton, EditButton } from "../../components/ui/action-buttons";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, CardContent, EmptyState, Spinner } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/dialog";
@@ -101,19 +102,8 @@ export function SonographersTab({ canManage }: { canManage: boolean }) {
                   </div>
                   {canManage ? (
                     <div className="mt-auto flex justify-end gap-2">
-                      <Button variant="outline" size="sm" onClick={() => openForm(s)} aria-label={`Edit ${s.name}`}>
-                        <Pencil className="h-4 w-4" aria-hidden />
-                        Edit
-                      </Button>
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        onClick={() => setDeleting(s)}
-                        aria-label={`Delete ${s.name}`}
-                      >
-                        <Trash2 className="h-4 w-4 text-red-700" aria-hidden />
-                        Delete
-                      </Button>
+                      <EditButton name={s.name} onClick={() => openForm(s)} />
+                      <DeleteButton name={s.name} onClick={() => setDeleting(s)} />
                     </div>
                   ) : null}
                 </CardContent>

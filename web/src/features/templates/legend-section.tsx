@@ -1,7 +1,8 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { BookOpen, Pencil, Trash2 } from "lucide-react";
+import { BookOpen } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { type LegendEntry, legendCategories } from "../../../../domain/contracts/templates";
+import { DeleteButton, EditButton } from "../../components/ui/action-buttons";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
 import { ConfirmDialog, Dialog, DialogContent } from "../../components/ui/dialog";
@@ -83,19 +84,8 @@ export function LegendSection({
                       </p>
                     ) : null}
                     <div className="mt-auto flex justify-end gap-2 pt-3">
-                      <Button variant="outline" size="sm" onClick={() => setEditing(e)} aria-label={`Edit ${e.title}`}>
-                        <Pencil className="h-4 w-4" aria-hidden />
-                        Edit
-                      </Button>
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        onClick={() => setDeleting(e)}
-                        aria-label={`Delete ${e.title}`}
-                      >
-                        <Trash2 className="h-4 w-4" aria-hidden />
-                        Delete
-                      </Button>
+                      <EditButton name={e.title} onClick={() => setEditing(e)} />
+                      <DeleteButton name={e.title} onClick={() => setDeleting(e)} />
                     </div>
                   </div>
                 </Card>

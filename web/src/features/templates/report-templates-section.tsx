@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { FileText, Pencil, Star, Trash2 } from "lucide-react";
+import { FileText, Star } from "lucide-react";
 import { useState } from "react";
 import type { ReportTemplate } from "../../../../domain/contracts/templates";
-import { Button } from "../../components/ui/button";
+import { DeleteButton, EditButton } from "../../components/ui/action-buttons";
 import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
 import { ConfirmDialog, Dialog, DialogContent } from "../../components/ui/dialog";
 import { errorMessage } from "../../lib/api";
@@ -77,14 +77,8 @@ export function ReportTemplatesSection({
                   <Badge>Signature: {t.signaturePosition}</Badge>
                 </div>
                 <div className="mt-auto flex justify-end gap-2 pt-4">
-                  <Button variant="outline" size="sm" onClick={() => setEditing(t)} aria-label={`Edit ${t.name}`}>
-                    <Pencil className="h-4 w-4" aria-hidden />
-                    Edit
-                  </Button>
-                  <Button variant="outline" size="sm" onClick={() => setDeleting(t)} aria-label={`Delete ${t.name}`}>
-                    <Trash2 className="h-4 w-4" aria-hidden />
-                    Delete
-                  </Button>
+                  <EditButton name={t.name} onClick={() => setEditing(t)} />
+                  <DeleteButton name={t.name} onClick={() => setDeleting(t)} />
                 </div>
               </Card>
             </li>

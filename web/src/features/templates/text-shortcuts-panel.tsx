@@ -1,7 +1,8 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Copy, CornerDownLeft, Pencil, Plus, Search, Trash2 } from "lucide-react";
+import { Copy, CornerDownLeft, Plus, Search } from "lucide-react";
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { shortcutCategories, type TextShortcut } from "../../../../domain/contracts/templates";
+import { DeleteButton, EditButton } from "../../components/ui/action-buttons";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
 import { ConfirmDialog, Dialog, DialogContent } from "../../components/ui/dialog";
@@ -171,14 +172,8 @@ export function TextShortcutsPanel({
                     )}
                     {onInsert ? "Insert" : "Copy"}
                   </Button>
-                  <Button variant="outline" size="sm" onClick={() => setEditing(s)} aria-label={`Edit ${s.title}`}>
-                    <Pencil className="h-4 w-4" aria-hidden />
-                    Edit
-                  </Button>
-                  <Button variant="outline" size="sm" onClick={() => setDeleting(s)} aria-label={`Delete ${s.title}`}>
-                    <Trash2 className="h-4 w-4" aria-hidden />
-                    Delete
-                  </Button>
+                  <EditButton name={s.title} onClick={() => setEditing(s)} />
+                  <DeleteButton name={s.title} onClick={() => setDeleting(s)} />
                 </div>
               </Card>
             </li>

@@ -1,11 +1,12 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { ImageIcon, Trash2 } from "lucide-react";
+import { ImageIcon } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import {
   WORKSHEET_TEMPLATE_REQUIRED,
   type WorksheetTemplate,
   worksheetCategories,
 } from "../../../../domain/contracts/templates";
+import { DeleteButton } from "../../components/ui/action-buttons";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
 import { ConfirmDialog, Dialog, DialogContent } from "../../components/ui/dialog";
@@ -68,10 +69,7 @@ export function WorksheetTemplatesSection({
                   {t.description ? <p className="mt-1 text-sm text-slate-700">{t.description}</p> : null}
                   <p className="mt-1 truncate text-xs text-slate-700">{t.originalFilename}</p>
                   <div className="mt-auto flex justify-end pt-3">
-                    <Button variant="outline" size="sm" onClick={() => setDeleting(t)} aria-label={`Delete ${t.name}`}>
-                      <Trash2 className="h-4 w-4" aria-hidden />
-                      Delete
-                    </Button>
+                    <DeleteButton name={t.name} onClick={() => setDeleting(t)} />
                   </div>
                 </div>
               </Card>
