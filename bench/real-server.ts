@@ -18,7 +18,9 @@ export async function freePort(): Promise<number> {
 
 export async function startServer(env: { DATA_DIR: string; DATABASE_URL?: string } & Record<string, string>) {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under a benchmark.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/main.ts"], {
     cwd: root,
     // Its own process group: whatever it forks (the OCR child) can be found after a kill.
     detached: true,

@@ -68,6 +68,15 @@ test("a report from upload to amended and signed again, with its history", async
   await page.getByRole("button", { name: "Edit", exact: true }).click();
   const editForm = page.getByRole("form", { name: "Edit report" });
   await editForm.getByLabel("Impression").fill("Edited impression from the preview.");
+  // Unsaved edits: leaving for another tab asks first, and so would a reload (the browser's prompt).
+  expect(await page.evaluate(() => !window.dispatchEvent(new Event("beforeunload", { cancelable: true })))).toBe(true);
+  await page.getByRole("link", { name: "Reports", exact: true }).click();
+  const unsaved = page.getByRole("alertdialog", { name: "Unsaved changes" });
+  await expect(unsaved).toBeVisible();
+  await expectAccessible(page);
+  await unsaved.getByRole("button", { name: "Keep editing" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(editForm.getByLabel("Impression")).toHaveValue("Edited impression from the preview.");
   await editForm.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Your changes have been saved successfully", { exact: true })).toBeVisible();
   await expect(preview.getByText("Edited impression from the preview.")).toBeVisible();

@@ -3,7 +3,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
-import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
@@ -33,6 +32,7 @@ import type { FileStore } from "./platform/file-store";
 import { createLogger } from "./platform/logger";
 import { RequestMetrics } from "./platform/request-metrics";
 import { installSameOriginGuard } from "./platform/same-origin";
+import { installSecurityHeaders } from "./platform/security-headers";
 
 export type AppDeps = {
   config: Config;
@@ -73,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandler(app);
   deps.metrics.install(app);
 
-  await app.register(helmet, {
+  await installSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -98,7 +98,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 30, fieldSize: 2 * MAX_UPLOAD_BYTES },
   });
   installSameOriginGuard(app, deps.config.publicUrl);
-  await app.register(authPlugin, { db: deps.database.db, config: deps.config, policy: deps.config.session });
+  await app.register(authPlugin, {
+    db: deps.database.db,
+    config: deps.config,
+    policy: deps.config.session,
+    localChanges: deps.database.localChanges,
+  });
 
   await app.register(authRoutes, deps);
   await app.register(filesRoutes, deps);

@@ -44,6 +44,8 @@ const envSchema = z.object({
   SMTP_FROM: z.string().default("Sonoscribe <no-reply@localhost>"),
   /** Clinic registrations allowed per address and hour (spam guard; raised for test servers). */
   REGISTRATIONS_PER_HOUR: z.coerce.number().int().positive().default(10),
+  /** Memory for remembered report-list answers, per server process; 0 turns the memo off. */
+  REPORT_LIST_MEMO_MB: z.coerce.number().nonnegative().default(64),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Unit prices for the admin cost projection, US dollars. */
   COST_DB_PER_GB_MONTH: z.coerce.number().nonnegative().default(0.25),
@@ -67,6 +69,7 @@ export type Config = {
   smtp: { url: string; from: string } | null;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   registrationsPerHour: number;
+  reportListMemoBytes: number;
   costs: { dbPerGbMonth: number; storagePerGbMonth: number; aiPerReport: number; alertMonthlyUsd: number };
 };
 
@@ -109,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,
     logLevel: e.LOG_LEVEL,
     registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
+    reportListMemoBytes: Math.round(e.REPORT_LIST_MEMO_MB * 1024 * 1024),
     costs: {
       dbPerGbMonth: e.COST_DB_PER_GB_MONTH,
       storagePerGbMonth: e.COST_STORAGE_PER_GB_MONTH,

@@ -23,7 +23,9 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   await failInterruptedOcr(database.db);
   const fileStore = new FileStore(path.join(config.dataDir, "files"), secrets.fileKey);
   const deps = defaultDeps({ config, database, fileStore });
-  const swept = await sweepUnreferencedFiles(database.db, fileStore);
+  // The embedded database's directory lock means no other instance can be mid-upload, so every unreferenced
+  // file is a leftover; a shared PostgreSQL may have uploads in flight elsewhere, so only old ones go.
+  const swept = await sweepUnreferencedFiles(database.db, fileStore, config.databaseUrl ? 3_600_000 : 0);
   if (swept > 0) deps.logger.info({ swept }, "removed files left by interrupted uploads");
   const app = await buildApp(deps);
   return {

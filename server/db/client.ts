@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireDirectoryLock } from "./directory-lock";
+import { LocalChanges } from "./local-changes";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -22,6 +23,11 @@ export type Queryable = Db | Tx;
 export type Database = {
   db: Db;
   kind: "pglite" | "postgres";
+  /**
+   * Embedded database only: a count that rises with every statement that may have changed the data. Null for
+   * PostgreSQL, which other processes write to as well.
+   */
+  localChanges: LocalChanges | null;
   /** Size on disk of the database, in bytes. */
   sizeBytes(): Promise<number>;
   close(): Promise<void>;
@@ -50,6 +56,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     db,
     kind: "postgres",
+    localChanges: null,
     async sizeBytes() {
       const result = await pool.query<{ size: string }>("select pg_database_size(current_database()) as size");
       return Number(result.rows[0]?.size ?? 0);
@@ -69,11 +76,13 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   try {
     // pg_trgm backs the reports search index (see the reports_search migration).
     const client = await PGlite.create({ ...(pgDir ? { dataDir: pgDir } : {}), extensions: { pg_trgm } });
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    const localChanges = new LocalChanges();
+    const db = drizzlePglite(localChanges.wrap(client), { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {
       db,
       kind: "pglite",
+      localChanges,
       async sizeBytes() {
         if (!pgDir) {
           const result = await client.query<{ size: string }>("select pg_database_size(current_database()) as size");

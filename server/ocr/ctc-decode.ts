@@ -7,7 +7,7 @@ export type Decoded = { text: string; chars: DecodedChar[]; confidence: number }
  * Shapes a recogniser confuses when the true alphabet is narrower: inside a digits-only field an "O" is a 0.
  * Probability of the confusable is added to its stand-in, so restricted decoding keeps the evidence.
  */
-const CONFUSABLE: Record<string, string> = {
+export const CONFUSABLE: Record<string, string> = {
   "0": "OoDQ",
   // Continental handwriting: a 1 with a long flag reads as A, M or ^; a crossed 7 as + or F.
   "1": "Il|i!]jAMV^/L",
@@ -28,7 +28,7 @@ const CONFUSABLE: Record<string, string> = {
   B: "8",
 };
 
-const columnOf = (char: string) => ASCII_CHARS.indexOf(char) + 1;
+export const columnOf = (char: string) => ASCII_CHARS.indexOf(char) + 1;
 
 /**
  * Greedy CTC decoding over steps [from, to), choosing at each step between blank and the allowed characters only.

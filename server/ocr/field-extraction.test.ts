@@ -22,7 +22,8 @@ describe("extractPatientFields", () => {
     expect(fields.patientDob.value).toBe("1969-08-02");
     expect(fields.examDate.value).toBe("2026-09-19");
     expect(fields.patientName.box).toMatchObject({ page: 0, x: 280, y: 302 });
-    expect(fields.examDate.confidence).toBeGreaterThan(0.9);
+    // Each synthetic character leaves 5 % to the blank, so readings that drop one keep a small share.
+    expect(fields.examDate.confidence).toBeGreaterThan(0.75);
   });
 
   it("splits a label and its value read as one region", () => {
@@ -52,12 +53,29 @@ describe("extractPatientFields", () => {
     expect(fields.patientName.value).toBeNull();
   });
 
-  it("gives an impossible date no value", () => {
+  it("gives an impossible date no confident value", () => {
     const fields = extractPatientFields(
       [at("Study Date:", { u: 100, v: 300 }), at("31.02.2020", { u: 250, v: 300 })],
       now,
     );
-    expect(fields.examDate.value).toBeNull();
-    expect(fields.examDate.confidence).toBe(0);
+    // The best real date behind it (a digit dropped) may be offered, but only as a guess to check.
+    expect(fields.examDate.value).not.toBe("2020-02-31");
+    expect(fields.examDate.confidence).toBeLessThan(0.05);
+  });
+
+  it("takes a date of birth before the exam date over a likelier one after it", () => {
+    const dob = at("12.04.2025", { u: 260, v: 300 }, 0.6, { 9: { char: "1", prob: 0.35 } });
+    const fields = extractPatientFields(
+      [
+        at("DOB:", { u: 100, v: 300 }),
+        dob,
+        at("Exam Date:", { u: 700, v: 300 }),
+        at("03.06.2024", { u: 860, v: 300 }, 0.99),
+      ],
+      now,
+    );
+    expect(fields.examDate.value).toBe("2024-06-03");
+    expect(fields.patientDob.value).toBe("2021-04-12");
+    expect(fields.patientDob.confidence).toBeLessThan(0.5);
   });
 });

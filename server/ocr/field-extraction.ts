@@ -1,6 +1,10 @@
 import type { Box, OcrField } from "../../domain/contracts/ocr";
 import { parseWorksheetDate } from "../../domain/dates";
-import { ctcDecode, type Decoded } from "./ctc-decode";
+import { joinMatrices } from "./ctc-constrained";
+import { ctcDecode, type Decoded, type DecodedChar } from "./ctc-decode";
+import { choosePatientDates, type DateOption, readDateOptions } from "./date-reading";
+import { nameLexicon } from "./name-lexicon";
+import { type NameWord, rescoreNameWord } from "./name-rescoring";
 import { centerU, centerV, heightOf, type ReadRegion } from "./read-region";
 import type { CharMatrix } from "./text-recognizer";
 import { squash } from "./worksheet-vocabulary";
@@ -150,6 +154,50 @@ function joinPieces(pieces: { decoded: Decoded; matrix: CharMatrix }[], separato
   return { text: texts.filter(Boolean).join(separator).replace(/\s+/g, " ").trim(), confidence };
 }
 
+/**
+ * The words of a name, split where joinPieces would put a space, each with the recogniser steps it came from
+ * (up to its neighbours' characters), so each word can be checked against the name lexicon.
+ */
+function nameWords(d: Decoded, span: { matrix: CharMatrix; from: number; to: number }): NameWord[] {
+  const gaps = d.chars.slice(1).map((c, i) => c.step - d.chars[i]!.step);
+  const typical = gaps.length ? [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)]! : 0;
+  const words: DecodedChar[][] = [[]];
+  d.chars.forEach((c, i) => {
+    if (c.char === " ") {
+      words.push([]);
+      return;
+    }
+    if (i > 0 && d.chars[i - 1]!.char !== " ") {
+      let space = 0;
+      for (let t = d.chars[i - 1]!.step + 1; t < c.step; t++) space = Math.max(space, span.matrix.probs[t * 96 + 1]!);
+      if (space > SPACE_EVIDENCE || gaps[i - 1]! > Math.max(4, 2.2 * typical)) words.push([]);
+    }
+    words.at(-1)!.push(c);
+  });
+  const nonEmpty = words.filter((w) => w.length > 0);
+  return nonEmpty.map((w, k) => ({
+    text: w.map((c) => c.char).join(""),
+    matrix: span.matrix,
+    from: k > 0 ? nonEmpty[k - 1]!.at(-1)!.step + 1 : span.from,
+    to: k + 1 < nonEmpty.length ? nonEmpty[k + 1]![0]!.step : span.to,
+  }));
+}
+
+/** Checks every word of a name against the lexicon (punctuation around a word is kept as written). */
+function checkNameWords(decoded: Decoded[], spans: { matrix: CharMatrix; from: number; to: number }[]) {
+  let factor = 1;
+  const words = decoded.flatMap((d, i) => nameWords(d, spans[i]!));
+  const text = words
+    .map((word) => {
+      const [, before, core, after] = /^([^A-Za-z]*)(.*?)([^A-Za-z]*)$/.exec(word.text)!;
+      const checked = rescoreNameWord({ ...word, text: core! }, nameLexicon());
+      factor = Math.min(factor, checked.factor);
+      return before + checked.text + after;
+    })
+    .join(" ");
+  return { text, factor };
+}
+
 /** A word written in capitals often comes back with a few lower-case letters ("EDWaRD"); show it in capitals. */
 const mostlyCapitals = (word: string) => {
   const letters = word.replace(/[^A-Za-z]/g, "");
@@ -216,12 +264,18 @@ function readDate(text: string, now: Date): { value: string | null; factor: numb
 
 const EMPTY: OcrField = { value: null, confidence: 0, box: null };
 
+type DateField = "patientDob" | "examDate";
+
 /** Reads the three patient fields by anchoring values to their printed labels. */
 export function extractPatientFields(
   regions: ReadRegion[],
   now: Date,
 ): Record<PatientFieldName, OcrField> & { labelTop: number | null } {
   const best: Record<PatientFieldName, OcrField> = { patientName: EMPTY, patientDob: EMPTY, examDate: EMPTY };
+  const dates: Record<DateField, { options: DateOption[]; box: Box | null } | null> = {
+    patientDob: null,
+    examDate: null,
+  };
   let labelTop: number | null = null;
   for (const region of regions) {
     const hit = matchLabel(region);
@@ -230,31 +284,57 @@ export function extractPatientFields(
     const pieces = valuePieces(region, hit, regions);
     if (pieces.length === 0) continue;
     const isName = hit.field === "patientName";
-    const decoded = pieces.map((p, i) => {
+    const spans = pieces.map((p, i) => {
       const next = pieces[i + 1]?.region;
-      return ctcDecode(
-        p.region.matrix,
-        isName ? NAME_CHARS : DATE_CHARS,
-        p.from,
-        next ? stepAt(p.region, next.u0 + 0.3 * heightOf(next)) : undefined,
-      );
+      return {
+        matrix: p.region.matrix,
+        from: p.from,
+        to: next ? stepAt(p.region, next.u0 + 0.3 * heightOf(next)) : p.region.matrix.steps,
+      };
     });
-    const joined = joinPieces(
-      decoded.map((d, i) => ({ decoded: d, matrix: pieces[i]!.region.matrix })),
-      isName ? " " : "",
-    );
     const box = unionBox(pieces.map((p) => p.region.box));
-    let field: OcrField;
     if (isName) {
-      const value = cleanName(joined.text);
-      field = /[A-Za-z]{2}/.test(value) ? { value, confidence: joined.confidence, box } : EMPTY;
-    } else {
-      const { value, factor } = readDate(joined.text, now);
-      field = value ? { value, confidence: joined.confidence * factor, box } : { value: null, confidence: 0, box };
+      const decoded = spans.map((s) => ctcDecode(s.matrix, NAME_CHARS, s.from, s.to));
+      const joined = joinPieces(
+        decoded.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
+        " ",
+      );
+      const checked = checkNameWords(decoded, spans);
+      const value = cleanName(checked.text);
+      const field = /[A-Za-z]{2}/.test(value) ? { value, confidence: joined.confidence * checked.factor, box } : EMPTY;
+      const current = best.patientName;
+      if (field.value && (!current.value || field.confidence > current.confidence)) best.patientName = field;
+      else if (!current.value && !current.box && field.box) best.patientName = field;
+      continue;
     }
-    const current = best[hit.field];
-    if (field.value && (!current.value || field.confidence > current.confidence)) best[hit.field] = field;
-    else if (!current.value && !current.box && field.box) best[hit.field] = field;
+    const field = hit.field as DateField;
+    const options = dateOptions(spans, now);
+    const current = dates[field];
+    if (!current || (options[0]?.confidence ?? 0) > (current.options[0]?.confidence ?? 0)) {
+      dates[field] = { options, box };
+    }
+  }
+  const chosen = choosePatientDates(dates.patientDob?.options ?? [], dates.examDate?.options ?? [], now);
+  for (const key of ["patientDob", "examDate"] as const) {
+    const pick = key === "patientDob" ? chosen.dob : chosen.exam;
+    const box = dates[key]?.box ?? null;
+    best[key] = pick ? { value: pick.value, confidence: pick.confidence, box } : { value: null, confidence: 0, box };
   }
   return { ...best, labelTop };
+}
+
+/**
+ * The dates the value pieces may hold: the date grammar's readings of the pieces joined; when the grammar finds
+ * no real date, the repairs of the greedy reading (lost or mixed-up separators).
+ */
+function dateOptions(spans: { matrix: CharMatrix; from: number; to: number }[], now: Date): DateOption[] {
+  const options = readDateOptions(joinMatrices(spans), now);
+  if (options.length) return options;
+  const decoded = spans.map((s) => ctcDecode(s.matrix, DATE_CHARS, s.from, s.to));
+  const joined = joinPieces(
+    decoded.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
+    "",
+  );
+  const { value, factor } = readDate(joined.text, now);
+  return value ? [{ value, confidence: joined.confidence * factor }] : [];
 }

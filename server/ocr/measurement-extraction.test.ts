@@ -13,7 +13,10 @@ function table(headers: string[], rows: [string, ...(string | null)[]][]): ReadR
     const v = 650 + r * 46;
     regions.push(at(label, { u: 100, v }));
     cells.forEach((cell, c) => {
-      if (cell) regions.push(at(cell, { u: 350 + c * 220 + ((r * 7) % 30), v: v + ((r * 5) % 8) - 4, w: 40 }));
+      if (!cell) return;
+      // Handwriting is about 0.4 text heights per digit, plus the detector's margin.
+      const w = 12 * cell.length + 10;
+      regions.push(at(cell, { u: 350 + c * 220 + ((r * 7) % 30), v: v + ((r * 5) % 8) - 4, w }));
     });
   });
   return regions;
@@ -89,13 +92,34 @@ describe("extractMeasurements", () => {
       ],
     );
     const found = extractMeasurements(regions);
+    // A value too doubtful is not emitted at all: that counts as a low confidence here.
     const confidence = (site: string, parameter: string) =>
-      found.find((m) => m.site === site && m.parameter === parameter)?.confidence;
+      found.find((m) => m.site === site && m.parameter === parameter)?.confidence ?? 0;
     // EDV above PSV: one of the two is misread (here the PSV lost its leading 1).
     expect(confidence("ICA_PROX", "PSV")).toBeLessThan(0.5);
     expect(confidence("ICA_PROX", "EDV")).toBeLessThan(0.5);
     expect(confidence("CCA_MID", "PSV")).toBeLessThan(0.5);
     expect(confidence("CCA_MID", "EDV")).toBeGreaterThan(0.9);
+  });
+
+  it("doubts a cell much wider than what was read in it (a digit the recogniser did not see)", () => {
+    const regions = table(
+      ["Rt PSV cm/s", "Rt EDV cm/s"],
+      [
+        ["CCA Prox", "104", "24"],
+        ["CCA Mid", "98", "21"],
+        ["CCA Dist", "87", "19"],
+        ["ICA Prox", "75", "22"],
+      ],
+    );
+    // "27" written, only the 7 read: the region keeps the width of two digits.
+    const lost = regions.find((r) => r.read.text === "21")!;
+    const seven = at("7", { u: lost.u0, v: lost.v0, w: lost.u1 - lost.u0 }, 0.98);
+    regions.splice(regions.indexOf(lost), 1, seven);
+    const found = extractMeasurements(regions);
+    const mid = found.find((m) => m.site === "CCA_MID" && m.parameter === "EDV");
+    expect(mid?.confidence ?? 0).toBeLessThan(0.3);
+    expect(found.find((m) => m.site === "CCA_DIST" && m.parameter === "EDV")!.confidence).toBeGreaterThan(0.9);
   });
 
   it("returns nothing without a recognisable table", () => {

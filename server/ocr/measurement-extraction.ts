@@ -1,5 +1,5 @@
 import type { OcrMeasurement } from "../../domain/contracts/ocr";
-import { ctcDecode } from "./ctc-decode";
+import { readNumberCell } from "./cell-reading";
 import { centerU, centerV, groupLines, heightOf, type ReadRegion } from "./read-region";
 import { type ColumnKind, columnFromHeader, PLAUSIBLE, siteFromLabel } from "./worksheet-vocabulary";
 
@@ -48,50 +48,40 @@ function findRows(regions: ReadRegion[], columns: Column[]): Row[] {
   return rows.sort((a, b) => a.v - b.v);
 }
 
-type CellReading = { parsed: { value: number; factor: number }; text: string; confidence: number };
-
-/**
- * Reads one cell. A cell in one region is read from its main crop and its alternates and the parsed values vote:
- * the winner's confidence is scaled by its share of the votes, so a number the crops disagree on is marked doubtful.
- */
-function readCell(parts: ReadRegion[], alphabet: string, decimals: boolean): CellReading | null {
-  const single = parts.length === 1 ? parts[0]! : null;
-  const matrices = single ? [single.matrix, ...(single.alternates ?? [])] : [null];
-  const readings: CellReading[] = [];
-  for (const matrix of matrices) {
-    const decoded = matrix ? [ctcDecode(matrix, alphabet)] : parts.map((p) => ctcDecode(p.matrix, alphabet));
-    const text = decoded.map((d) => d.text).join("");
-    const parsed = parseCell(text, decimals);
-    if (!parsed) continue;
-    const scored = decoded.filter((d) => d.chars.length).map((d) => d.confidence);
-    readings.push({
-      parsed,
-      text: text.replace(/^[-.]+|[-.]+$/g, ""),
-      confidence: Math.min(...scored) * parsed.factor,
-    });
-  }
-  if (readings.length === 0) return null;
-  const votes = new Map<number, CellReading[]>();
-  for (const r of readings) votes.set(r.parsed.value, [...(votes.get(r.parsed.value) ?? []), r]);
-  const [, winners] = [...votes.entries()].sort((a, b) => b[1].length - a[1].length || sum(b[1]) - sum(a[1]))[0]!;
-  // The main crop's reading when it is among the winners, so text and box match what is shown.
-  const chosen = winners.includes(readings[0]!) ? readings[0]! : winners[0]!;
-  const agreement = winners.length / matrices.length;
-  return { ...chosen, confidence: (sum(winners) / winners.length) * agreement };
-}
-
-const sum = (rs: CellReading[]) => rs.reduce((s, r) => s + r.confidence, 0);
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-/** Parses a cell in the sheet's unit; a decimal column with a lost point gets it back, at low confidence. */
-function parseCell(text: string, decimals: boolean): { value: number; factor: number } | null {
-  const cleaned = text.replace(/^[-.]+|[-.]+$/g, "");
-  if (!/\d/.test(cleaned) || /-/.test(cleaned)) return null;
-  if (!decimals) return /^\d{1,3}$/.test(cleaned) ? { value: Number(cleaned), factor: 1 } : null;
-  if (/^\d{1,2}(\.\d{1,2})?$/.test(cleaned)) return { value: Number(cleaned), factor: cleaned.includes(".") ? 1 : 0.8 };
-  if (/^\d{2,3}$/.test(cleaned)) return { value: Number(`${cleaned.slice(0, -1)}.${cleaned.slice(-1)}`), factor: 0.4 };
-  return null;
+/**
+ * Values read below this confidence are not emitted: a number nobody can read is better added by the clinician
+ * than shown as a guess (a wrong number must be rare).
+ */
+export const MIN_MEASUREMENT_CONFIDENCE = 0.3;
+
+/** What the detector's unclipping adds around a word, in text heights. */
+const REGION_PADDING = 0.35;
+/** Character width (text heights) when a page has too few sure cells to measure its own. */
+const DEFAULT_CHAR_WIDTH = 0.45;
+/** How many characters' width a cell may have beyond what was read in it. */
+const WIDTH_TOLERANCE = 0.8;
+const WIDTH_PENALTY = 0.25;
+
+/** Width of the ink of a cell (text heights) and how many characters were read in it (a point counts half). */
+function cellWidth(parts: ReadRegion[], text: string) {
+  const width = parts.reduce((s, p) => s + (p.u1 - p.u0) / heightOf(p) - REGION_PADDING, 0);
+  const units = [...text].reduce((s, ch) => s + (ch === "." ? 0.5 : 1), 0);
+  return { width, units };
+}
+
+/**
+ * A cell much wider than the characters read in it has lost one: the recogniser sometimes sees nothing at all
+ * of a digit in an unusual hand ("24" read as a sure "4"), and no probability shows it. The ink's width does,
+ * measured against the page's own character width (one hand, or one printer font, per page).
+ */
+function penaliseWideCells(cells: { width: number; units: number; confidence: number }[]) {
+  const sure = cells.filter((c) => c.confidence >= 0.8 && c.units > 0).map((c) => c.width / c.units);
+  const charWidth = sure.length >= 5 ? median(sure) : DEFAULT_CHAR_WIDTH;
+  for (const c of cells) {
+    if (c.width / charWidth - c.units > WIDTH_TOLERANCE) c.confidence *= WIDTH_PENALTY;
+  }
 }
 
 /**
@@ -122,21 +112,20 @@ export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
     cell.parts.push(r);
     cells.set(key, cell);
   }
-  const out: (OcrMeasurement & { sheetValue: number })[] = [];
+  const out: (OcrMeasurement & { sheetValue: number; width: number; units: number })[] = [];
   for (const { row, column, parts } of cells.values()) {
     const range = PLAUSIBLE[column.parameter];
     const decimals = (range?.decimals ?? true) && column.sheetUnit !== "ms";
-    const reading = readCell(
-      parts.sort((a, b) => a.u0 - b.u0),
-      decimals ? "0123456789.-" : "0123456789-",
-      decimals,
-    );
-    if (!reading) continue;
-    const { parsed, text } = reading;
-    let confidence = reading.confidence;
     const scale = column.parameter === "REFLUX_MS" && column.sheetUnit === "s" ? 1000 : 1;
     const limit = column.parameter === "REFLUX_MS" && column.sheetUnit === "ms" ? 1000 : 1;
-    if (range && (parsed.value < range.min * limit || parsed.value > range.max * limit)) confidence *= 0.3;
+    const reading = readNumberCell(
+      parts.sort((a, b) => a.u0 - b.u0),
+      { decimals, min: (range?.min ?? 0) * limit, max: (range?.max ?? Number.POSITIVE_INFINITY) * limit },
+    );
+    if (!reading) continue;
+    const { text } = reading;
+    const parsed = { value: reading.value };
+    const confidence = reading.confidence;
     const xs = parts.map((p) => p.box);
     const x0 = Math.min(...xs.map((b) => b.x));
     const y0 = Math.min(...xs.map((b) => b.y));
@@ -156,8 +145,10 @@ export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
         height: Math.max(...xs.map((b) => b.y + b.height)) - y0,
       },
       sheetValue: parsed.value,
+      ...cellWidth(parts, text),
     });
   }
+  penaliseWideCells(out);
   // An end-diastolic velocity above the peak systolic one of the same vessel and side is a misread of one of them.
   for (const edv of out.filter((m) => m.parameter === "EDV")) {
     const psv = out.find((m) => m.parameter === "PSV" && m.site === edv.site && m.side === edv.side);
@@ -166,5 +157,10 @@ export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
       psv.confidence *= 0.5;
     }
   }
-  return out.map(({ sheetValue: _, ...m }) => ({ ...m, confidence: Math.round(m.confidence * 1000) / 1000 }));
+  return out
+    .filter((m) => m.confidence >= MIN_MEASUREMENT_CONFIDENCE)
+    .map(({ sheetValue: _, width: __, units: ___, ...m }) => ({
+      ...m,
+      confidence: Math.round(m.confidence * 1000) / 1000,
+    }));
 }

@@ -3,13 +3,23 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
+import type { LocalChanges } from "../db/local-changes";
 import { clinics, users } from "../db/schema";
 import type { SessionUser } from "./context";
-import { destroySession, readSession, SESSION_COOKIE, type SessionPolicy, touchSession } from "./sessions";
+import { SessionAuthCache } from "./session-auth-cache";
+import {
+  destroySession,
+  readSessionAuth,
+  SESSION_COOKIE,
+  type SessionAuth,
+  type SessionPolicy,
+  touchSession,
+} from "./sessions";
 
 declare module "fastify" {
   interface FastifyRequest {
-    auth: { user: SessionUser; token: string } | null;
+    /** reportsVersion: the clinic's report-list version, read with the session (see report_counters). */
+    auth: { user: SessionUser; token: string; reportsVersion: number } | null;
     /** The raw session token when a session exists but sign-in is not complete (TOTP step). */
     pendingSessionToken: string | null;
   }
@@ -29,8 +39,11 @@ export async function loadSessionUser(db: Db, config: Config, userId: string): P
     .from(users)
     .leftJoin(clinics, eq(clinics.id, users.clinicId))
     .where(eq(users.id, userId));
-  if (!row?.user.isActive) return null;
-  const u = row.user;
+  return row ? toSessionUser(row.user, row.clinicName, config) : null;
+}
+
+function toSessionUser(u: SessionAuth["user"], clinicName: string | null, config: Config): SessionUser | null {
+  if (!u?.isActive) return null;
   return {
     id: u.id,
     email: u.email,
@@ -38,22 +51,36 @@ export async function loadSessionUser(db: Db, config: Config, userId: string): P
     lastName: u.lastName,
     role: u.role,
     clinicId: u.clinicId,
-    clinicName: row.clinicName,
+    clinicName,
     isPlatformAdmin: config.platformAdminEmails.includes(u.email.toLowerCase()),
     totpEnabled: u.totpEnabled,
   };
 }
 
-/** Resolves the session cookie to a user on every request; a deactivated user's session ends at once. */
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config: Config; policy: SessionPolicy }) => {
+type AuthPluginOptions = {
+  db: Db;
+  config: Config;
+  policy: SessionPolicy;
+  /** Embedded database only: lets unchanged session reads be reused (see SessionAuthCache). */
+  localChanges: LocalChanges | null;
+};
+
+/**
+ * Resolves the session cookie to a user on every request, in one query; a deactivated user's session ends
+ * at once. The idle window slides with a write at most once a minute (touchSession), not on every request.
+ */
+export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOptions) => {
+  const cache = opts.localChanges ? new SessionAuthCache(opts.db, opts.localChanges) : null;
+  const read = (token: string) => (cache ? cache.read(token) : readSessionAuth(opts.db, token));
   app.decorateRequest("auth", null);
   app.decorateRequest("pendingSessionToken", null);
   app.addHook("onRequest", async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
-    const session = await readSession(opts.db, token);
-    if (!session) return;
-    const user = await loadSessionUser(opts.db, opts.config, session.data.userId);
+    const found = await read(token);
+    if (!found) return;
+    const { session } = found;
+    const user = toSessionUser(found.user, found.clinicName, opts.config);
     if (!user) {
       await destroySession(opts.db, token);
       clearSessionCookie(reply);
@@ -65,6 +92,6 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; config
     }
     const expire = await touchSession(opts.db, token, session, opts.policy);
     if (expire !== session.expire) setSessionCookie(reply, token, expire, request.protocol === "https");
-    request.auth = { user, token };
+    request.auth = { user, token, reportsVersion: found.reportsVersion };
   });
 });

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, lt } from "drizzle-orm";
-import type { Queryable } from "../db/client";
-import { type SessionData, sessions } from "../db/schema";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
+import type { Db, Queryable } from "../db/client";
+import { clinics, reportCounters, type SessionData, sessions, users } from "../db/schema";
 
 export const SESSION_COOKIE = "sid";
 
@@ -35,6 +35,91 @@ export async function readSession(db: Queryable, token: string): Promise<{ data:
     .from(sessions)
     .where(and(eq(sessions.sid, hashToken(token)), gt(sessions.expire, new Date())));
   return row ? { data: row.sess, expire: row.expire } : null;
+}
+
+/** What one request needs to know about its session, read in one round trip. */
+export type SessionAuth = {
+  session: { data: SessionData; expire: Date };
+  /** Null when the user no longer exists. */
+  user: {
+    id: string;
+    email: string;
+    firstName: string | null;
+    lastName: string | null;
+    role: string;
+    clinicId: number | null;
+    isActive: boolean;
+    totpEnabled: boolean;
+  } | null;
+  clinicName: string | null;
+  /** report_counters.version of the user's clinic: what a remembered report list is checked against. */
+  reportsVersion: number;
+};
+
+function prepareSessionAuth(db: Db) {
+  return db
+    .select({
+      sess: sessions.sess,
+      expire: sessions.expire,
+      userId: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      role: users.role,
+      clinicId: users.clinicId,
+      isActive: users.isActive,
+      totpEnabled: users.totpEnabled,
+      clinicName: clinics.name,
+      reportsVersion: reportCounters.version,
+    })
+    .from(sessions)
+    .leftJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(clinics, eq(clinics.id, users.clinicId))
+    .leftJoin(reportCounters, eq(reportCounters.clinicId, users.clinicId))
+    .where(and(eq(sessions.sid, sql.placeholder("sid")), gt(sessions.expire, sql.placeholder("now"))))
+    .prepare("session_auth");
+}
+
+// Built once per database: the query text is fixed, and PostgreSQL keeps it as a named prepared statement.
+const sessionAuthQueries = new WeakMap<Db, ReturnType<typeof prepareSessionAuth>>();
+
+function sessionAuthQuery(db: Db) {
+  let query = sessionAuthQueries.get(db);
+  if (!query) {
+    query = prepareSessionAuth(db);
+    sessionAuthQueries.set(db, query);
+  }
+  return query;
+}
+
+/** The text of the session query, which only reads. */
+export const sessionAuthSql = (db: Db): string => sessionAuthQuery(db).getQuery().sql;
+
+/**
+ * The session, its user, the clinic's name and the clinic's report-list version in one query: every request
+ * runs this, so it is one round trip instead of three.
+ */
+export async function readSessionAuth(db: Db, token: string): Promise<SessionAuth | null> {
+  const [row] = await sessionAuthQuery(db).execute({ sid: hashToken(token), now: new Date() });
+  if (!row) return null;
+  return {
+    session: { data: row.sess, expire: row.expire },
+    user:
+      row.userId === null
+        ? null
+        : {
+            id: row.userId,
+            email: row.email!,
+            firstName: row.firstName,
+            lastName: row.lastName,
+            role: row.role!,
+            clinicId: row.clinicId,
+            isActive: row.isActive!,
+            totpEnabled: row.totpEnabled!,
+          },
+    clinicName: row.clinicName,
+    reportsVersion: Number(row.reportsVersion ?? 0),
+  };
 }
 
 /** Slides the idle window; writes at most once a minute per session. */

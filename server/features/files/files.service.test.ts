@@ -40,4 +40,22 @@ describe("sweepUnreferencedFiles", () => {
     expect(fs.existsSync(tmp)).toBe(false);
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  it("with no grace (the embedded database's start-up) removes recent leftovers too", async () => {
+    const { db } = await opened;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-sweep-"));
+    const store = new FileStore(dir, randomBytes(32));
+    const kept = await saveFile(db, store, {
+      clinicId: null,
+      kind: "training-report",
+      data: Buffer.from("kept"),
+      mimeType: "application/pdf",
+    });
+    const leftover = await store.put(Buffer.from("written, never committed"));
+
+    expect(await sweepUnreferencedFiles(db, store, 0)).toBe(1);
+    expect((await store.get(kept.storageKey)).toString()).toBe("kept");
+    await expect(store.get(leftover.storageKey)).rejects.toThrow();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

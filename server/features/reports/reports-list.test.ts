@@ -83,7 +83,9 @@ describe("GET /api/reports", () => {
     expect(third.items.at(-1)!.patientName).toBe("Filler Patient 0");
     const all = [...first.items, ...(await list("?page=2")).items, ...third.items].map((r) => r.id);
     expect(new Set(all).size).toBe(30);
-    expect((await list("?page=4")).items).toEqual([]);
+    // A page past the end still carries the total, listed or searched.
+    expect(await list("?page=4")).toEqual({ items: [], total: 30 });
+    expect(await list("?page=9&search=dvt")).toEqual({ items: [], total: 25 });
     expect((await list("?pageSize=5")).items).toHaveLength(5);
   });
 

@@ -100,40 +100,50 @@ function tokenCondition(token: SearchToken): SQL {
   return or(...alternatives)!;
 }
 
+const newestFirst = [sql`${reports.generatedAt} desc nulls last`, sql`${reports.id} desc nulls last`];
+
+/**
+ * One page and its total in one statement (one round trip). The page's ids are chosen first, in the order of
+ * reports_clinic_live_idx (an index-only scan for the list), so that a deep page joins the names of its 12
+ * rows only, not of every row it skips. The total is an uncorrelated subquery, run once.
+ */
 export async function listReports(
   db: Queryable,
   clinicId: number,
   search: ReportSearch,
 ): Promise<{ rows: ReportWithPeople[]; total: number }> {
   const where = and(live(clinicId), ...search.tokens.map(tokenCondition));
-  // Ordered exactly as reports_clinic_live_idx is (nulls last), so the newest page is an index range scan.
-  const rowsQuery = selectReportsWithPeople(db)
+  // Unfiltered totals come from the trigger-kept counter: counting 100,000 rows per page is too slow.
+  const total =
+    search.tokens.length === 0
+      ? sql<number>`coalesce((select ${reportCounters.liveCount} from ${reportCounters} where ${eq(reportCounters.clinicId, clinicId)}), 0)`
+      : sql<number>`(select count(*)::int from ${reports} where ${where})`;
+  const page = db
+    .select({ pageId: sql<number>`${reports.id}`.as("page_id") })
+    .from(reports)
     .where(where)
-    .orderBy(sql`${reports.generatedAt} desc nulls last`, sql`${reports.id} desc nulls last`)
+    .orderBy(...newestFirst)
     .limit(search.limit)
-    .offset(search.offset);
-  if (search.tokens.length === 0) {
-    // Unfiltered totals come from the trigger-kept counter: counting 100,000 rows per page is too slow.
-    const [rows, [counter]] = await Promise.all([
-      rowsQuery,
-      db
-        .select({ liveCount: reportCounters.liveCount })
-        .from(reportCounters)
-        .where(eq(reportCounters.clinicId, clinicId)),
-    ]);
-    return { rows, total: counter?.liveCount ?? 0 };
-  }
-  const [rows, [count]] = await Promise.all([
-    rowsQuery,
-    db.select({ total: sql<number>`count(*)::int` }).from(reports).where(where),
-  ]);
-  return { rows, total: count?.total ?? 0 };
+    .offset(search.offset)
+    .as("page");
+  const rows = await db
+    .select({ ...reportWithPeople, total: total.mapWith(Number) })
+    .from(reports)
+    .innerJoin(page, eq(page.pageId, reports.id))
+    .leftJoin(physicians, and(eq(physicians.id, reports.physicianId), eq(physicians.clinicId, reports.clinicId)))
+    .leftJoin(finalizer, eq(finalizer.id, reports.finalizedBy))
+    .leftJoin(amender, eq(amender.id, reports.amendedBy))
+    .orderBy(...newestFirst);
+  if (rows.length > 0) return { rows, total: rows[0]!.total };
+  // A page past the end has no row to carry the total.
+  const [count] = await db.select({ total: total.mapWith(Number) }).from(sql`(select 1) as one`);
+  return { rows: [], total: count?.total ?? 0 };
 }
 
 export async function recentReports(db: Queryable, clinicId: number, limit: number): Promise<ReportWithPeople[]> {
   return selectReportsWithPeople(db)
     .where(live(clinicId))
-    .orderBy(sql`${reports.generatedAt} desc nulls last`, sql`${reports.id} desc nulls last`)
+    .orderBy(...newestFirst)
     .limit(limit);
 }
 

@@ -1,3 +1,4 @@
+import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParam } from "../../../domain/contracts/common";
@@ -16,9 +17,10 @@ import {
   versionParams,
 } from "../../../domain/contracts/reports";
 import type { AppDeps } from "../../app";
-import { clinicContext, requireUser } from "../../platform/context";
+import { assertCan, clinicContext, requireUser } from "../../platform/context";
 import { generateReport } from "./report-generation.service";
 import { reportDiff, reportVersion, reportVersions } from "./report-history.service";
+import { ReportListMemo } from "./report-list-memo";
 import {
   amendReport,
   deleteReport,
@@ -29,8 +31,18 @@ import {
   updateReport,
 } from "./reports.service";
 
+const recentReportsSchema = z.array(reportSchema);
+
+/** Already-serialized JSON (and maybe compressed): Fastify sends a Buffer as it is. */
+function sendJson(reply: FastifyReply, body: { bytes: Buffer; encoding: string }) {
+  reply.header("vary", "accept-encoding").type("application/json; charset=utf-8");
+  if (body.encoding !== "identity") reply.header("content-encoding", body.encoding);
+  return reply.send(body.bytes);
+}
+
 export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db } = deps.database;
+  const memo = new ReportListMemo(deps.config.reportListMemoBytes);
   // Signed-out requests answer 401 before their body is validated (a 400 would tell them about the route).
   app.addHook("onRequest", async (request) => {
     requireUser(request);
@@ -45,15 +57,27 @@ export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     },
   );
 
+  // Lists are answered from the memo while the clinic's report-list version (read with the session on this
+  // request) is unchanged; the session, the user and the permission are still checked on every request.
   app.get(
     "/api/reports",
     { schema: { querystring: reportListQuery, response: { 200: reportListSchema } } },
-    async (request) => listReports(db, clinicContext(request), request.query),
+    async (request, reply) => {
+      const ctx = clinicContext(request);
+      assertCan(ctx, "report:read");
+      const key = ReportListMemo.listKey(ctx.clinicId, request.auth!.reportsVersion, request.query);
+      const answer = await memo.answer(key, reportListSchema, () => listReports(db, ctx, request.query));
+      return sendJson(reply, memo.body(key, answer, request.headers["accept-encoding"]));
+    },
   );
 
-  app.get("/api/reports/recent", { schema: { response: { 200: z.array(reportSchema) } } }, async (request) =>
-    recentReports(db, clinicContext(request)),
-  );
+  app.get("/api/reports/recent", { schema: { response: { 200: recentReportsSchema } } }, async (request, reply) => {
+    const ctx = clinicContext(request);
+    assertCan(ctx, "report:read");
+    const key = ReportListMemo.recentKey(ctx.clinicId, request.auth!.reportsVersion);
+    const answer = await memo.answer(key, recentReportsSchema, () => recentReports(db, ctx));
+    return sendJson(reply, memo.body(key, answer, request.headers["accept-encoding"]));
+  });
 
   app.get("/api/reports/:id", { schema: { params: idParam, response: { 200: reportSchema } } }, async (request) =>
     getReport(db, clinicContext(request), request.params.id),

@@ -4,9 +4,12 @@ import { X } from "lucide-react";
 import type { ReactNode } from "react";
 import { cn } from "../../lib/cn";
 import { Button } from "./button";
+import { useReturnFocus } from "./use-return-focus";
 
-const overlay = "fixed inset-0 z-40 bg-slate-900/50";
-const panel =
+// Overlay and panel share one layer: a dialog opened from another one is mounted later, so its overlay
+// dims the first dialog too instead of sliding under it.
+export const overlay = "fixed inset-0 z-50 bg-slate-900/50";
+export const panel =
   "fixed left-1/2 top-1/2 z-50 max-h-[92vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl";
 
 export const Dialog = DialogPrimitive.Root;
@@ -24,11 +27,13 @@ export function DialogContent({
   className?: string;
   children: ReactNode;
 }) {
+  const returnFocus = useReturnFocus();
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlay} />
       <DialogPrimitive.Content
         className={cn(panel, "max-w-lg", className)}
+        {...returnFocus}
         aria-describedby={description ? undefined : undefined}
       >
         <div className="mb-4 flex items-start justify-between gap-4">
@@ -72,11 +77,12 @@ export function ConfirmDialog({
   onConfirm: () => void;
   destructive?: boolean;
 }) {
+  const returnFocus = useReturnFocus();
   return (
     <AlertDialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialogPrimitive.Portal>
         <AlertDialogPrimitive.Overlay className={overlay} />
-        <AlertDialogPrimitive.Content className={cn(panel, "max-w-md")}>
+        <AlertDialogPrimitive.Content className={cn(panel, "max-w-md")} {...returnFocus}>
           <AlertDialogPrimitive.Title className="text-lg font-semibold text-slate-900">
             {title}
           </AlertDialogPrimitive.Title>

@@ -1,9 +1,12 @@
-import { useMutation } from "@tanstack/react-query";
-import type {
-  AmendReportRequest,
-  EditableReportFields,
-  Report,
-  UpdateReportRequest,
+import { queryOptions, useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import {
+  type AmendReportRequest,
+  type EditableReportFields,
+  REPORTS_PAGE_SIZE,
+  type Report,
+  type ReportList,
+  type UpdateReportRequest,
 } from "../../../../domain/contracts/reports";
 import { toast } from "../../components/ui/use-toast";
 import { apiJson, errorMessage, isUnauthorizedError } from "../../lib/api";
@@ -13,6 +16,16 @@ import { queryClient } from "../../lib/query-client";
 export const REPORTS_KEY = "/api/reports";
 
 export const refreshReports = () => queryClient.invalidateQueries({ queryKey: [REPORTS_KEY] });
+
+/** One page of the filtered list; the Reports grid and the editor's Previous/Next share this cache entry. */
+export function reportPageQuery(search: string, page: number) {
+  const params = new URLSearchParams({ page: String(page), pageSize: String(REPORTS_PAGE_SIZE) });
+  if (search) params.set("search", search);
+  return queryOptions({
+    queryKey: [REPORTS_KEY, { search, page, pageSize: REPORTS_PAGE_SIZE }],
+    queryFn: () => apiJson<ReportList>("GET", `/api/reports?${params}`),
+  });
+}
 
 /** The form's text fields, as the editor, the preview and the amend dialog edit them. */
 export type ReportForm = Pick<
@@ -30,6 +43,11 @@ export function formOf(report: Report): ReportForm {
     findings: report.findings,
     impression: report.impression,
   };
+}
+
+export function isFormChanged(form: ReportForm, report: Report): boolean {
+  const saved = formOf(report);
+  return (Object.keys(saved) as (keyof ReportForm)[]).some((k) => form[k] !== saved[k]);
 }
 
 /** Empty date inputs mean "no date". */
@@ -95,13 +113,23 @@ export function useReportMutations(onSaved?: (report: Report) => void) {
   });
   const remove = useMutation({
     mutationFn: (id: number) => apiJson<{ success: true; id: number }>("DELETE", `/api/reports/${id}`),
-    onSuccess: () => {
+    onSuccess: (_result, id) => {
       toast({ title: "Report Deleted", description: "The report was deleted", variant: "success" });
-      void refreshReports();
+      // Awaited, so a caller's onSuccess sees the lists without the report; the deleted report's own
+      // queries are left alone (refetching them would only answer 404 while the editor still shows it).
+      return queryClient.invalidateQueries({ queryKey: [REPORTS_KEY], predicate: (q) => q.queryKey[1] !== id });
     },
     onError: failed("Delete Failed", "Failed to delete report"),
   });
-  return { update, finalize, amend, remove };
+  // Marked in the click itself: the mutation reports pending a tick later, and in between React would
+  // put a controlled Finalize checkbox back to unchecked.
+  const [finalizingId, setFinalizingId] = useState<number | null>(null);
+  const finalizeReport = (id: number) => {
+    setFinalizingId(id);
+    finalize.mutate(id, { onSettled: () => setFinalizingId(null) });
+  };
+  const isFinalizing = (id: number) => finalizingId === id || (finalize.isPending && finalize.variables === id);
+  return { update, finalize, finalizeReport, isFinalizing, amend, remove };
 }
 
 /** "15 Mar 2024" for a date-only value; no time zone shift (it is a calendar date). */

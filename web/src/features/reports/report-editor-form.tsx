@@ -1,5 +1,5 @@
 import { FileDown, FileText, Lock, Save, X } from "lucide-react";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { Report } from "../../../../domain/contracts/reports";
 import type { ReportTemplate } from "../../../../domain/contracts/templates";
 import { Button } from "../../components/ui/button";
@@ -7,9 +7,10 @@ import { Checkbox, Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
 import { cn } from "../../lib/cn";
 import { TextShortcutsPanel } from "../templates/text-shortcuts-panel";
-import { fieldsOf, formOf, type ReportForm, useReportMutations } from "./report-api";
-import { DEFAULT_TEMPLATE_NAME, exportDocx, printReport, templateFor } from "./report-exports";
+import { fieldsOf } from "./report-api";
+import { DEFAULT_TEMPLATE_NAME, exportDocx, printReport } from "./report-exports";
 import { appendSnippet, ReportFields, type TextField } from "./report-fields";
+import { type ReportDraft, savedTemplateId } from "./use-report-draft";
 
 const fieldNames: Record<TextField, string> = {
   indication: "Indication",
@@ -17,40 +18,84 @@ const fieldNames: Record<TextField, string> = {
   impression: "Impression",
 };
 
+/** The Text Shortcuts panel under the chosen field; it scrolls itself into view when it opens. */
+function ShortcutsSection({
+  id,
+  fieldName,
+  onInsert,
+  onClose,
+}: {
+  id: string;
+  fieldName: string;
+  onInsert: (text: string) => void;
+  onClose: () => void;
+}) {
+  const ref = useRef<HTMLElement>(null);
+  // Braces: newer browsers return a promise from scrollIntoView, which React would take for a cleanup.
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: "nearest" });
+  }, []);
+  return (
+    <section
+      ref={ref}
+      id={id}
+      aria-label="Text Shortcuts"
+      className="mt-1 grid gap-3 rounded-md border border-slate-200 bg-slate-50 p-3"
+    >
+      <div className="flex items-center justify-between gap-2">
+        <h3 className="text-base font-semibold text-slate-900">
+          Text Shortcuts <span className="font-normal text-slate-700">· inserting into {fieldName}</span>
+        </h3>
+        <Button variant="ghost" size="sm" onClick={onClose} aria-label="Close shortcuts">
+          <X className="h-4 w-4" aria-hidden />
+        </Button>
+      </div>
+      <TextShortcutsPanel onInsert={onInsert} />
+    </section>
+  );
+}
+
 /** The editor's right half: template, fields, shortcuts, finalize-on-save and the actions. */
 export function EditorForm({
   report,
+  draft,
+  onChange,
   templates,
   scrollable,
+  saving,
+  onSave,
   onClose,
   onAmend,
 }: {
   report: Report;
+  draft: ReportDraft;
+  onChange: (next: Partial<ReportDraft>) => void;
   templates: ReportTemplate[] | undefined;
   scrollable: boolean;
+  saving: boolean;
+  onSave: () => void;
   onClose: () => void;
   onAmend: () => void;
 }) {
   const id = useId();
-  const [form, setForm] = useState<ReportForm>(() => formOf(report));
-  const [templateId, setTemplateId] = useState<string>(() => String(templateFor(report, templates)?.id ?? ""));
-  const [finalize, setFinalize] = useState(false);
   const [shortcutField, setShortcutField] = useState<TextField | null>(null);
-  const { update } = useReportMutations();
+  const { form, finalize } = draft;
+  const templateId = draft.templateId ?? savedTemplateId(report, templates);
   const locked = report.isFinalized;
-  const chosenTemplate = templateId ? Number(templateId) : null;
-  const current: Report = { ...report, ...fieldsOf(form), templateId: chosenTemplate };
+  // What the exports print: the report as it stands in the form, saved or not.
+  const current: Report = { ...report, ...fieldsOf(form), templateId: templateId ? Number(templateId) : null };
 
   const onInsert = (text: string) => {
     if (!shortcutField) return;
-    const field = shortcutField;
-    setForm((f) => ({ ...f, [field]: appendSnippet(f[field], text) }));
-    toast({ title: "Text Inserted", description: `Added to ${fieldNames[field]}` });
+    onChange({ form: { ...form, [shortcutField]: appendSnippet(form[shortcutField], text) } });
+    toast({ title: "Text Inserted", description: `Added to ${fieldNames[shortcutField]}` });
   };
 
   return (
-    <div className={cn("grid min-h-0 gap-4", scrollable && "lg:grid-rows-[1fr_auto]")}>
-      <div className={cn("grid min-h-0 gap-4", scrollable && "lg:overflow-y-auto lg:pr-1")}>
+    // Only the two-column fullscreen layout scrolls the fields on their own; elsewhere a zero minimum height
+    // would let the fields shrink under the action bar instead of scrolling with the editor.
+    <div className={cn("grid gap-4", scrollable && "lg:min-h-0 lg:grid-rows-[1fr_auto]")}>
+      <div className={cn("grid gap-4", scrollable && "lg:min-h-0 lg:overflow-y-auto lg:pr-1")}>
         {locked ? (
           <div className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-brand-100 bg-brand-50 p-3 text-sm text-brand-800">
             <p className="flex items-center gap-2">
@@ -67,7 +112,7 @@ export function EditorForm({
           <Select
             id={`${id}-template`}
             value={templateId}
-            onChange={(e) => setTemplateId(e.target.value)}
+            onChange={(e) => onChange({ templateId: e.target.value })}
             disabled={locked}
           >
             <option value="">{DEFAULT_TEMPLATE_NAME}</option>
@@ -82,39 +127,38 @@ export function EditorForm({
           <legend className="sr-only">Report fields</legend>
           <ReportFields
             form={form}
-            onChange={setForm}
+            onChange={(next) => onChange({ form: next })}
             onShortcuts={locked ? undefined : (field) => setShortcutField((f) => (f === field ? null : field))}
             activeShortcutField={shortcutField}
+            panel={(panelId) => (
+              <ShortcutsSection
+                id={panelId}
+                fieldName={shortcutField ? fieldNames[shortcutField] : ""}
+                onInsert={onInsert}
+                onClose={() => setShortcutField(null)}
+              />
+            )}
           />
         </fieldset>
-        {shortcutField && !locked ? (
-          <section
-            aria-label="Text Shortcuts"
-            className="grid gap-3 rounded-md border border-slate-200 bg-slate-50 p-3"
-          >
-            <div className="flex items-center justify-between gap-2">
-              <h3 className="text-base font-semibold text-slate-900">
-                Text Shortcuts{" "}
-                <span className="font-normal text-slate-700">· inserting into {fieldNames[shortcutField]}</span>
-              </h3>
-              <Button variant="ghost" size="sm" onClick={() => setShortcutField(null)} aria-label="Close shortcuts">
-                <X className="h-4 w-4" aria-hidden />
-              </Button>
-            </div>
-            <TextShortcutsPanel onInsert={onInsert} />
-          </section>
-        ) : null}
         {locked ? null : (
           <div className="grid gap-1">
             <div className="flex items-center gap-2">
-              <Checkbox id={`${id}-finalize`} checked={finalize} onChange={(e) => setFinalize(e.target.checked)} />
+              <Checkbox
+                id={`${id}-finalize`}
+                checked={finalize}
+                onChange={(e) => onChange({ finalize: e.target.checked })}
+                aria-describedby={`${id}-finalize-note`}
+              />
               <Label htmlFor={`${id}-finalize`}>Finalize this report (will add electronic signature timestamp)</Label>
             </div>
-            <p className="pl-6 text-sm text-slate-700">The report will be electronically signed upon saving.</p>
+            <p id={`${id}-finalize-note`} className="pl-6 text-sm text-slate-700">
+              The report will be electronically signed upon saving.
+            </p>
           </div>
         )}
       </div>
-      <div className="flex flex-wrap justify-end gap-2 border-t border-slate-200 pt-3">
+      {/* Sticky, so Save Changes stays in reach while a long report scrolls. */}
+      <div className="sticky bottom-0 flex flex-wrap justify-end gap-2 border-t border-slate-200 bg-white py-3">
         <Button variant="outline" onClick={onClose}>
           Close
         </Button>
@@ -126,17 +170,9 @@ export function EditorForm({
           <FileDown className="h-4 w-4" aria-hidden />
           Export DOCX
         </Button>
-        <Button
-          disabled={locked || update.isPending}
-          onClick={() =>
-            update.mutate({
-              id: report.id,
-              body: { ...fieldsOf(form), templateId: chosenTemplate, ...(finalize ? { finalize: true } : {}) },
-            })
-          }
-        >
+        <Button disabled={locked || saving} onClick={onSave}>
           <Save className="h-4 w-4" aria-hidden />
-          {update.isPending ? "Saving..." : "Save Changes"}
+          {saving ? "Saving..." : "Save Changes"}
         </Button>
       </div>
     </div>

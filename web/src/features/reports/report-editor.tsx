@@ -1,85 +1,79 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { useQuery } from "@tanstack/react-query";
-import { ChevronLeft, ChevronRight, Minimize2, Trash2, X } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { Report } from "../../../../domain/contracts/reports";
-import { Button } from "../../components/ui/button";
+import type { ReportTemplate } from "../../../../domain/contracts/templates";
 import { Spinner } from "../../components/ui/card";
-import { ConfirmDialog } from "../../components/ui/dialog";
+import { ConfirmDialog, overlay } from "../../components/ui/dialog";
 import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { AmendDialog } from "./amend-dialog";
-import { REPORTS_KEY, useReportMutations } from "./report-api";
+import { EditorHeader } from "./editor-header";
+import { fieldsOf, REPORTS_KEY, useReportMutations } from "./report-api";
 import { EditorForm } from "./report-editor-form";
-import { templateName, useTemplates } from "./report-exports";
+import { DEFAULT_TEMPLATE_NAME, templateName, useTemplates } from "./report-exports";
+import { type EditorTarget, useEditorNavigation } from "./report-navigation";
+import { UnsavedChangesDialog } from "./unsaved-changes-dialog";
+import { useFullscreen } from "./use-fullscreen";
+import { type ReportDraft, useReportDraft } from "./use-report-draft";
+import { useUnsavedGuard } from "./use-unsaved-guard";
 import { WorksheetPane } from "./worksheet-pane";
 
-/** The spec: fullscreen is requested 100 ms after the editor opens. */
-export const FULLSCREEN_DELAY_MS = 100;
 export const DELETE_CONFIRMATION =
   "Are you sure you want to delete the report for the patient? This action cannot be undone.";
 
-type Mode = "fullscreen" | "dialog";
-
-/**
- * Fullscreen is asked of the whole page (not of the editor element) so that notices and nested dialogs,
- * which render at the end of the page, stay visible. When it is refused the dialog variant is shown.
- */
-function useFullscreen(): [Mode, () => void] {
-  const [mode, setMode] = useState<Mode>("fullscreen");
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      const root = document.documentElement;
-      if (!document.fullscreenEnabled || !root.requestFullscreen) {
-        setMode("dialog");
-        return;
-      }
-      root.requestFullscreen().catch(() => setMode("dialog"));
-    }, FULLSCREEN_DELAY_MS);
-    const onChange = () => {
-      if (!document.fullscreenElement) setMode("dialog");
-    };
-    document.addEventListener("fullscreenchange", onChange);
-    return () => {
-      clearTimeout(timer);
-      document.removeEventListener("fullscreenchange", onChange);
-      if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
-    };
-  }, []);
-  const exit = () => {
-    setMode("dialog");
-    if (document.fullscreenElement) void document.exitFullscreen().catch(() => {});
-  };
-  return [mode, exit];
+/** The header names the template chosen in the form, saved or not ("" is the built-in layout). */
+function draftTemplateName(report: Report, draft: ReportDraft | null, templates: ReportTemplate[] | undefined) {
+  const chosen = draft?.templateId;
+  if (chosen === undefined) return templateName(report, templates);
+  return templates?.find((t) => String(t.id) === chosen)?.name ?? DEFAULT_TEMPLATE_NAME;
 }
 
-/** The report editor opened from Edit: one report of `ids` at a time, with Previous and Next. */
+/**
+ * The report editor opened from Edit: one report of the filtered list at a time, with Previous and Next
+ * across the whole list. Closing, moving or leaving with unsaved edits asks first.
+ */
 export function ReportEditor({
-  ids,
-  index,
-  onIndexChange,
+  target,
+  onMove,
   onClose,
-  onDeleted,
 }: {
-  ids: number[];
-  index: number;
-  onIndexChange: (index: number) => void;
+  target: EditorTarget;
+  onMove: (target: EditorTarget) => void;
   onClose: () => void;
-  onDeleted: (id: number) => void;
 }) {
-  const reportId = ids[index]!;
-  const report = useQuery<Report>({ queryKey: [REPORTS_KEY, reportId] });
+  const report = useQuery<Report>({ queryKey: [REPORTS_KEY, target.reportId] });
   const templates = useTemplates();
   const [mode, exitFullscreen] = useFullscreen();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [amending, setAmending] = useState(false);
-  const { remove } = useReportMutations();
+  const { update, remove } = useReportMutations();
   const data = report.data;
+  const { draft, dirty, change, discard } = useReportDraft(data, templates.data);
+  const unsaved = useUnsavedGuard(dirty);
+  const nav = useEditorNavigation(target, onMove, onClose);
+
+  const save = (then?: () => void) => {
+    if (!data || !draft) return;
+    const templateId =
+      draft.templateId === undefined ? {} : { templateId: draft.templateId ? Number(draft.templateId) : null };
+    update.mutate(
+      { id: data.id, body: { ...fieldsOf(draft.form), ...templateId, ...(draft.finalize ? { finalize: true } : {}) } },
+      {
+        onSuccess: () => {
+          discard();
+          then?.();
+        },
+        // The failure notice says why; the clinician stays with the edits.
+        onError: unsaved.keepEditing,
+      },
+    );
+  };
 
   return (
-    <DialogPrimitive.Root open onOpenChange={(open) => (open ? null : onClose())}>
+    <DialogPrimitive.Root open onOpenChange={(open) => (open ? null : unsaved.guard(onClose))}>
       <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+        <DialogPrimitive.Overlay className={overlay} />
         <DialogPrimitive.Content
           aria-describedby={undefined}
           className={cn(
@@ -89,67 +83,29 @@ export function ReportEditor({
               : "left-1/2 top-1/2 max-h-[94vh] w-[calc(100vw-1rem)] max-w-4xl -translate-x-1/2 -translate-y-1/2 rounded-lg",
           )}
         >
-          <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-slate-200 px-4 py-3">
-            <div className="min-w-0 flex-1">
-              <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">
-                Edit Report
-              </DialogPrimitive.Title>
-              <p className="truncate text-sm text-slate-700">
-                {data
-                  ? `${data.patientName || "Unnamed patient"} · #${data.id} · ${templateName(data, templates.data)}`
-                  : ""}
-              </p>
-            </div>
-            <div className="flex flex-wrap items-center gap-2">
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={index <= 0}
-                onClick={() => onIndexChange(index - 1)}
-                aria-label="Previous report"
-              >
-                <ChevronLeft className="h-4 w-4" aria-hidden />
-                Previous
-              </Button>
-              <span className="text-sm text-slate-700" aria-live="polite">
-                {index + 1} of {ids.length}
-              </span>
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={index >= ids.length - 1}
-                onClick={() => onIndexChange(index + 1)}
-                aria-label="Next report"
-              >
-                Next
-                <ChevronRight className="h-4 w-4" aria-hidden />
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                className="text-red-800"
-                onClick={() => setConfirmDelete(true)}
-                disabled={!data}
-              >
-                <Trash2 className="h-4 w-4" aria-hidden />
-                Delete
-              </Button>
-              {mode === "fullscreen" ? (
-                <Button variant="outline" size="sm" onClick={exitFullscreen}>
-                  <Minimize2 className="h-4 w-4" aria-hidden />
-                  Exit Fullscreen
-                </Button>
-              ) : null}
-              <DialogPrimitive.Close asChild>
-                <Button variant="ghost" size="icon" aria-label="Close editor">
-                  <X className="h-4 w-4" aria-hidden />
-                </Button>
-              </DialogPrimitive.Close>
-            </div>
-          </header>
+          <EditorHeader
+            subtitle={
+              data
+                ? `${data.patientName || "Unnamed patient"} · #${data.id} · ${draftTemplateName(data, draft, templates.data)}`
+                : ""
+            }
+            position={target.position}
+            total={nav.total}
+            hasPrevious={nav.hasPrevious}
+            hasNext={nav.hasNext}
+            moving={nav.moving}
+            canDelete={Boolean(data)}
+            fullscreen={mode === "fullscreen"}
+            onPrevious={() => unsaved.guard(nav.previous)}
+            onNext={() => unsaved.guard(nav.next)}
+            onDelete={() => setConfirmDelete(true)}
+            // Edits survive leaving fullscreen (the same form stays open), so there is nothing to ask.
+            onExitFullscreen={exitFullscreen}
+            onClose={() => unsaved.guard(onClose)}
+          />
           {report.isLoading ? (
             <Spinner label="Loading report..." className="flex-1" />
-          ) : report.isError || !data ? (
+          ) : report.isError || !data || !draft ? (
             <p className="p-6 text-sm text-red-700">{errorMessage(report.error, "Failed to load the report")}</p>
           ) : (
             <div
@@ -164,9 +120,13 @@ export function ReportEditor({
               <EditorForm
                 key={`${data.id}:${data.updatedAt}`}
                 report={data}
+                draft={draft}
+                onChange={change}
                 templates={templates.data}
                 scrollable={mode === "fullscreen"}
-                onClose={onClose}
+                saving={update.isPending}
+                onSave={() => save()}
+                onClose={() => unsaved.guard(onClose)}
                 onAmend={() => setAmending(true)}
               />
             </div>
@@ -178,9 +138,19 @@ export function ReportEditor({
         onOpenChange={setConfirmDelete}
         title="Delete Report"
         description={DELETE_CONFIRMATION}
-        onConfirm={() => remove.mutate(reportId, { onSuccess: () => onDeleted(reportId) })}
+        onConfirm={() => remove.mutate(target.reportId, { onSuccess: () => void nav.afterDelete() })}
       />
       <AmendDialog report={data ?? null} open={amending} onOpenChange={setAmending} />
+      <UnsavedChangesDialog
+        open={unsaved.asking}
+        saving={update.isPending}
+        onKeepEditing={unsaved.keepEditing}
+        onDiscard={() => {
+          discard();
+          unsaved.proceed();
+        }}
+        onSave={() => save(unsaved.proceed)}
+      />
     </DialogPrimitive.Root>
   );
 }

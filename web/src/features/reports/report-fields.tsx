@@ -1,5 +1,5 @@
 import { MessageSquareText } from "lucide-react";
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import { Button } from "../../components/ui/button";
 import { Input, Label, Textarea } from "../../components/ui/input";
 import type { ReportForm } from "./report-api";
@@ -8,7 +8,8 @@ export type TextField = "indication" | "findings" | "impression";
 
 /**
  * The report's editable fields, shared by the editor, the preview's edit mode and the amend dialog.
- * onShortcuts adds a Shortcuts button to each text area (the editor's side panel).
+ * onShortcuts adds a Shortcuts button to each text area; the editor shows its panel (`panel`) right
+ * under the chosen field, so the field and the snippets stay in view together.
  */
 export function ReportFields({
   form,
@@ -16,12 +17,14 @@ export function ReportFields({
   rows = { indication: 3, findings: 6, impression: 4 },
   onShortcuts,
   activeShortcutField,
+  panel,
 }: {
   form: ReportForm;
   onChange: (form: ReportForm) => void;
   rows?: Record<TextField, number>;
   onShortcuts?: (field: TextField) => void;
   activeShortcutField?: TextField | null;
+  panel?: (id: string) => ReactNode;
 }) {
   const id = useId();
   const set = (field: keyof ReportForm) => (value: string) => onChange({ ...form, [field]: value });
@@ -74,7 +77,8 @@ export function ReportFields({
                 variant="outline"
                 size="sm"
                 onClick={() => onShortcuts(field)}
-                aria-pressed={activeShortcutField === field}
+                aria-expanded={activeShortcutField === field}
+                aria-controls={activeShortcutField === field ? `${id}-shortcuts` : undefined}
                 aria-label={`Shortcuts for ${label}`}
               >
                 <MessageSquareText className="h-4 w-4" aria-hidden />
@@ -89,6 +93,7 @@ export function ReportFields({
             onChange={(e) => set(field)(e.target.value)}
             className="min-h-0 leading-relaxed"
           />
+          {activeShortcutField === field && panel ? panel(`${id}-shortcuts`) : null}
         </div>
       ))}
     </div>

@@ -5,10 +5,12 @@ import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle, EmptyState } from "../../components/ui/card";
 import { Checkbox, Label } from "../../components/ui/input";
 import { AmendDialog } from "./amend-dialog";
-import { fieldsOf, formOf, type ReportForm, useReportMutations } from "./report-api";
+import { fieldsOf, formOf, isFormChanged, type ReportForm, useReportMutations } from "./report-api";
 import { ReportDocument } from "./report-document";
 import { exportDocx, exportPdf, printReport, useClinicInfo, useTemplates } from "./report-exports";
 import { ReportFields } from "./report-fields";
+import { UnsavedChangesDialog } from "./unsaved-changes-dialog";
+import { useUnsavedGuard } from "./use-unsaved-guard";
 
 /** The engine's warnings stay beside the preview until the clinician dismisses them. */
 function EngineWarnings({ report }: { report: Report }) {
@@ -49,10 +51,17 @@ export function ReportPreview({ report: value, onChange }: { report: unknown; on
   const form = report && editing?.id === report.id ? editing.form : null;
   const setForm = (next: ReportForm | null) => setEditing(report && next ? { id: report.id, form: next } : null);
   const [amending, setAmending] = useState(false);
-  const { update, finalize } = useReportMutations((saved) => {
+  const { update, finalizeReport, isFinalizing } = useReportMutations((saved) => {
     onChange(saved);
     setEditing(null);
   });
+  const dirty = Boolean(report && form && isFormChanged(form, report));
+  // Cancel discards on purpose (the spec); leaving the page with unsaved edits asks first.
+  const unsaved = useUnsavedGuard(dirty);
+  const save = (then?: () => void) => {
+    if (report && form)
+      update.mutate({ id: report.id, body: fieldsOf(form) }, { onSuccess: then, onError: unsaved.keepEditing });
+  };
 
   return (
     <Card className="lg:sticky lg:top-4">
@@ -87,14 +96,16 @@ export function ReportPreview({ report: value, onChange }: { report: unknown; on
               <div className="flex items-center gap-2">
                 <Checkbox
                   id={`${id}-finalize`}
-                  checked={report.isFinalized || finalize.isPending}
-                  disabled={report.isFinalized || finalize.isPending || form !== null}
+                  checked={report.isFinalized || isFinalizing(report.id)}
+                  disabled={report.isFinalized || isFinalizing(report.id) || form !== null}
                   aria-describedby={report.isFinalized ? `${id}-finalized-note` : undefined}
                   onChange={(e) => {
-                    if (e.target.checked) finalize.mutate(report.id);
+                    if (e.target.checked) finalizeReport(report.id);
                   }}
                 />
-                <Label htmlFor={`${id}-finalize`}>{finalize.isPending ? "Finalizing..." : "Finalize Report"}</Label>
+                <Label htmlFor={`${id}-finalize`}>
+                  {isFinalizing(report.id) ? "Finalizing..." : "Finalize Report"}
+                </Label>
                 {report.isFinalized ? (
                   <span id={`${id}-finalized-note`} className="text-sm text-slate-700">
                     (finalized reports can only be amended)
@@ -119,7 +130,7 @@ export function ReportPreview({ report: value, onChange }: { report: unknown; on
                 aria-label="Edit report"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  update.mutate({ id: report.id, body: fieldsOf(form) });
+                  save();
                 }}
               >
                 <ReportFields form={form} onChange={setForm} rows={{ indication: 2, findings: 6, impression: 4 }} />
@@ -139,6 +150,16 @@ export function ReportPreview({ report: value, onChange }: { report: unknown; on
         )}
       </CardContent>
       <AmendDialog report={report} open={amending} onOpenChange={setAmending} onAmended={onChange} />
+      <UnsavedChangesDialog
+        open={unsaved.asking}
+        saving={update.isPending}
+        onKeepEditing={unsaved.keepEditing}
+        onDiscard={() => {
+          setForm(null);
+          unsaved.proceed();
+        }}
+        onSave={() => save(unsaved.proceed)}
+      />
     </Card>
   );
 }

@@ -1,18 +1,19 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { FileText, Search } from "lucide-react";
 import { useEffect, useId, useState } from "react";
-import { REPORTS_PAGE_SIZE, type Report, type ReportList } from "../../../../domain/contracts/reports";
+import { REPORTS_PAGE_SIZE, type Report } from "../../../../domain/contracts/reports";
 import { EmptyState, Spinner } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/dialog";
 import { Input, Label } from "../../components/ui/input";
-import { apiJson, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
 import { AmendDialog } from "./amend-dialog";
 import { HistoryDialog } from "./history-dialog";
 import { Pagination } from "./pagination";
-import { REPORTS_KEY, useReportMutations } from "./report-api";
+import { reportPageQuery, useReportMutations } from "./report-api";
 import { ReportCard } from "./report-card";
 import { DELETE_CONFIRMATION, ReportEditor } from "./report-editor";
 import { exportDocx, printReport, useClinicInfo, useTemplates } from "./report-exports";
+import { type EditorTarget, pageOfPosition } from "./report-navigation";
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -34,21 +35,15 @@ export function ReportsPage() {
   const [paging, setPaging] = useState({ search: "", page: 1 });
   const page = paging.search === search ? paging.page : 1;
   const setPage = (next: number) => setPaging({ search, page: next });
-  const [editor, setEditor] = useState<{ ids: number[]; index: number } | null>(null);
+  const [editor, setEditor] = useState<EditorTarget | null>(null);
   const [amending, setAmending] = useState<Report | null>(null);
   const [deleting, setDeleting] = useState<Report | null>(null);
   const [historyOf, setHistoryOf] = useState<number | null>(null);
   const templates = useTemplates();
   const clinic = useClinicInfo();
-  const { finalize, remove } = useReportMutations();
+  const { finalizeReport, isFinalizing, remove } = useReportMutations();
 
-  const params = new URLSearchParams({ page: String(page), pageSize: String(REPORTS_PAGE_SIZE) });
-  if (search) params.set("search", search);
-  const list = useQuery<ReportList>({
-    queryKey: [REPORTS_KEY, { search, page, pageSize: REPORTS_PAGE_SIZE }],
-    queryFn: () => apiJson<ReportList>("GET", `/api/reports?${params}`),
-    placeholderData: keepPreviousData,
-  });
+  const list = useQuery({ ...reportPageQuery(search, page), placeholderData: keepPreviousData });
   const items = list.data?.items ?? [];
   const total = list.data?.total ?? 0;
 
@@ -59,12 +54,11 @@ export function ReportsPage() {
     if (beyondLastPage) setPaging({ search, page: pageCount });
   }, [beyondLastPage, search, pageCount]);
 
-  const onEditorDeleted = (deletedId: number) =>
-    setEditor((current) => {
-      if (!current) return null;
-      const ids = current.ids.filter((x) => x !== deletedId);
-      return ids.length ? { ids, index: Math.min(current.index, ids.length - 1) } : null;
-    });
+  // Back from the editor, the grid shows the page of the report the clinician ended on.
+  const closeEditor = () => {
+    if (editor) setPaging({ search: editor.search, page: pageOfPosition(editor.position) });
+    setEditor(null);
+  };
 
   return (
     <div className="grid gap-6">
@@ -113,14 +107,15 @@ export function ReportsPage() {
                 <ReportCard
                   report={report}
                   actions={{
-                    onEdit: () => setEditor({ ids: items.map((r) => r.id), index }),
+                    onEdit: () =>
+                      setEditor({ search, position: (page - 1) * REPORTS_PAGE_SIZE + index, reportId: report.id }),
                     onPdf: () => printReport(report, templates.data, clinic.data),
                     onDocx: () => exportDocx(report, templates.data, "list"),
-                    onFinalize: () => finalize.mutate(report.id),
+                    onFinalize: () => finalizeReport(report.id),
                     onAmend: () => setAmending(report),
                     onDelete: () => setDeleting(report),
                     onHistory: () => setHistoryOf(report.id),
-                    finalizing: finalize.isPending && finalize.variables === report.id,
+                    finalizing: isFinalizing(report.id),
                   }}
                 />
               </li>
@@ -130,15 +125,7 @@ export function ReportsPage() {
         </>
       )}
 
-      {editor ? (
-        <ReportEditor
-          ids={editor.ids}
-          index={editor.index}
-          onIndexChange={(index) => setEditor({ ...editor, index })}
-          onClose={() => setEditor(null)}
-          onDeleted={onEditorDeleted}
-        />
-      ) : null}
+      {editor ? <ReportEditor target={editor} onMove={setEditor} onClose={closeEditor} /> : null}
       <AmendDialog
         report={amending}
         open={amending !== null}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { readNumberCell } from "./cell-reading";
+import { syntheticRegion } from "./synthetic-region";
+
+const psv = { decimals: false, min: 5, max: 700 };
+const diameter = { decimals: true, min: 0.5, max: 40 };
+
+describe("readNumberCell", () => {
+  it("reads a clear value with a high confidence", () => {
+    const reading = readNumberCell([syntheticRegion("125", { u: 0, v: 0 }, 0.99)], psv);
+    expect(reading).toMatchObject({ value: 125, text: "125" });
+    expect(reading!.confidence).toBeGreaterThan(0.9);
+  });
+
+  it("takes the best plausible reading behind an implausible one, at a low confidence", () => {
+    const region = syntheticRegion("845", { u: 0, v: 0 }, 0.7, { 0: { char: "3", prob: 0.25 } });
+    // A range where the shorter readings ("84", "45") are implausible too.
+    const reading = readNumberCell([region], { decimals: false, min: 100, max: 700 });
+    expect(reading?.value).toBe(345);
+    expect(reading!.confidence).toBeLessThan(0.4);
+  });
+
+  it("gives two close readings a low confidence", () => {
+    const region = syntheticRegion("47", { u: 0, v: 0 }, 0.5, { 1: { char: "1", prob: 0.45 } });
+    expect(readNumberCell([region], psv)!.confidence).toBeLessThan(0.6);
+  });
+
+  it("doubts a decimal value whose point was not seen", () => {
+    const withPoint = readNumberCell([syntheticRegion("4.5", { u: 0, v: 0 }, 0.99)], diameter);
+    const without = readNumberCell([syntheticRegion("45", { u: 0, v: 0 }, 0.99)], diameter);
+    expect(withPoint).toMatchObject({ value: 4.5 });
+    expect(withPoint!.confidence).toBeGreaterThan(0.9);
+    expect(without!.confidence).toBeLessThan(0.5);
+  });
+});

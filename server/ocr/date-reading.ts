@@ -1,0 +1,80 @@
+import { parseWorksheetDate } from "../../domain/dates";
+import { constrainedDecode, grammarFit, shares } from "./ctc-constrained";
+import { DATE_GRAMMAR } from "./ctc-grammar";
+import type { CharMatrix } from "./text-recognizer";
+
+/** A calendar date a written date may be, best first, with how sure the recogniser is of it. */
+export type DateOption = { value: string; confidence: number };
+
+/**
+ * Day and month are mostly written with two digits ("07/03"), and a thin handwritten 1 is the stroke the
+ * recogniser most often loses ("11" read as "1"): a reading with two-digit groups gets this much more prior.
+ */
+const TWO_DIGIT_GROUP_PRIOR = Math.log(3);
+
+function paddingPrior(text: string): number {
+  const groups = text.split(/[./-]/);
+  const dayMonth = groups[0]!.length === 4 ? groups.slice(1) : groups.slice(0, 2);
+  return dayMonth.filter((g) => g.length === 2).length * TWO_DIGIT_GROUP_PRIOR;
+}
+
+/** Years a worksheet date can have: none before 1880 (a birth under 150 years ago) nor after this year. */
+const plausibleYear = (iso: string, now: Date) => {
+  const year = Number(iso.slice(0, 4));
+  return year >= 1880 && year <= now.getUTCFullYear();
+};
+
+/** A reading far less likely than the best one is not a reading of this date, even when it is a valid date. */
+const MAX_LOG_RATIO = Math.log(100);
+
+/**
+ * The calendar dates a handwritten date may be: the date grammar's n best readings that are real dates, each
+ * scored by its share of the probability of all grammatical readings (an impossible "31.02" keeps its share,
+ * so a real date found behind it stays doubtful) and by how much the grammar had to force it.
+ */
+export function readDateOptions(matrix: CharMatrix, now: Date): DateOption[] {
+  const decoded = constrainedDecode(matrix, DATE_GRAMMAR, { beam: 32, nbest: 16 });
+  const { freeLogProb } = decoded;
+  const candidates = decoded.candidates
+    .map((c) => ({ ...c, logProb: c.logProb + paddingPrior(c.text) }))
+    .sort((a, b) => b.logProb - a.logProb);
+  const share = shares(candidates);
+  const best = candidates[0]?.logProb ?? 0;
+  // Two spellings of one date ("1.5.22" and "01.5.22") pool their probability.
+  const byValue = new Map<string, DateOption>();
+  candidates.forEach((c, i) => {
+    const value = parseWorksheetDate(c.text, now);
+    if (!value || !plausibleYear(value, now) || c.logProb < best - MAX_LOG_RATIO) return;
+    const confidence = share[i]! * grammarFit(c, freeLogProb);
+    const existing = byValue.get(value);
+    if (existing) existing.confidence += confidence;
+    else byValue.set(value, { value, confidence });
+  });
+  return [...byValue.values()].sort((a, b) => b.confidence - a.confidence);
+}
+
+const MAX_AGE_YEARS = 120;
+const yearsBetween = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / (365.25 * 86_400_000);
+const today = (now: Date) => now.toISOString().slice(0, 10);
+
+/** How far down the list a plausible date may be found before it counts as a guess. */
+const IMPLAUSIBLE_FACTOR = 0.3;
+
+/**
+ * Picks the exam date and the date of birth together: an exam is not in the future, a birth is before the exam
+ * (or today) and less than 120 years before it. The likeliest plausible option wins; when none is plausible the
+ * likeliest one is kept at a low confidence, for the clinician to check.
+ */
+export function choosePatientDates(
+  dob: DateOption[],
+  exam: DateOption[],
+  now: Date,
+): { dob: DateOption | null; exam: DateOption | null } {
+  const end = today(now);
+  const examOk = exam.filter((e) => e.value <= end && yearsBetween(e.value, end) < MAX_AGE_YEARS);
+  const examPick = examOk[0] ?? (exam[0] ? { ...exam[0], confidence: exam[0].confidence * IMPLAUSIBLE_FACTOR } : null);
+  const limit = examPick?.value ?? end;
+  const dobOk = dob.filter((d) => d.value <= limit && yearsBetween(d.value, limit) < MAX_AGE_YEARS);
+  const dobPick = dobOk[0] ?? (dob[0] ? { ...dob[0], confidence: dob[0].confidence * IMPLAUSIBLE_FACTOR } : null);
+  return { dob: dobPick, exam: examPick };
+}

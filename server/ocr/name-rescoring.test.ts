@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { labelLogProb } from "./ctc-forward";
+import { editDistance, fromWords } from "./name-lexicon";
+import { rescoreNameWord } from "./name-rescoring";
+import { syntheticRegion } from "./synthetic-region";
+
+const lexicon = fromWords(
+  ["gallagher", "smith", "jones"],
+  new Map([
+    ["jackson", 20],
+    ["thomas", 9],
+    ["jacks", 30000],
+  ]),
+);
+
+/** "Jacksou" where the last letter was an "n" the recogniser also saw, less strongly. */
+const jacksou = () => syntheticRegion("Jacksou", { u: 0, v: 0 }, 0.6, { 6: { char: "n", prob: 0.3 } });
+
+describe("name lexicon", () => {
+  it("finds names within a few edits only", () => {
+    expect(editDistance("gallgher", "gallagher", 2)).toBe(1);
+    expect(lexicon.near("Gallgher", 2)).toEqual(["gallagher"]);
+    expect(lexicon.near("Gxllxghxr", 2)).toEqual([]);
+    expect(lexicon.rank("Jackson")).toBe(20);
+    expect(lexicon.rank("Smith")).toBeGreaterThan(1000);
+    expect(lexicon.rank("Zqwx")).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe("labelLogProb", () => {
+  it("scores a label by all its alignments, in either case", () => {
+    const m = syntheticRegion("Ann", { u: 0, v: 0 }, 0.9).matrix;
+    expect(labelLogProb(m, "ANN")).toBeCloseTo(labelLogProb(m, "Ann"), 6);
+    expect(labelLogProb(m, "Ann")).toBeGreaterThan(labelLogProb(m, "An"));
+    // The doubled n needs the blank between them: one alignment, the product of the three characters.
+    expect(labelLogProb(m, "Ann")).toBeCloseTo(Math.log(0.9 ** 3), 4);
+  });
+});
+
+describe("rescoreNameWord", () => {
+  it("accepts a close dictionary name the recogniser also saw", () => {
+    const m = jacksou().matrix;
+    const result = rescoreNameWord({ text: "Jacksou", matrix: m, from: 0, to: m.steps }, lexicon);
+    expect(result.text).toBe("Jackson");
+    expect(result.factor).toBeGreaterThan(0.5);
+  });
+
+  it("keeps the writer's capitals", () => {
+    const m = syntheticRegion("JACKSOU", { u: 0, v: 0 }, 0.6, { 6: { char: "N", prob: 0.3 } }).matrix;
+    expect(rescoreNameWord({ text: "JACKSOU", matrix: m, from: 0, to: m.steps }, lexicon).text).toBe("JACKSON");
+  });
+
+  it("refuses a dictionary name the recogniser did not see, and doubts the raw reading", () => {
+    const m = syntheticRegion("Jacksou", { u: 0, v: 0 }, 0.99).matrix;
+    const result = rescoreNameWord({ text: "Jacksou", matrix: m, from: 0, to: m.steps }, lexicon);
+    expect(result.text).toBe("Jacksou");
+    expect(result.factor).toBeLessThan(1);
+  });
+
+  it("keeps hyphenated and apostrophe names whose parts are names, and drops a stray hyphen", () => {
+    const names = fromWords(["brien", "smith", "jones", "kowalski"], new Map([["o", 1]]));
+    const m = syntheticRegion("x", { u: 0, v: 0 }).matrix;
+    const word = (text: string) => ({ text, matrix: m, from: 0, to: m.steps });
+    expect(rescoreNameWord(word("Smith-Jones"), names).text).toBe("Smith-Jones");
+    expect(rescoreNameWord(word("K-OWALSKI"), names).text).toBe("KOWALSKI");
+    expect(rescoreNameWord(word("Ab-Cd"), names)).toEqual({ text: "Ab-Cd", factor: 0.7 });
+  });
+
+  it("leaves a common name as read", () => {
+    const m = syntheticRegion("Thomas", { u: 0, v: 0 }).matrix;
+    expect(rescoreNameWord({ text: "Thomas", matrix: m, from: 0, to: m.steps }, lexicon)).toEqual({
+      text: "Thomas",
+      factor: 1,
+    });
+  });
+});

@@ -1,0 +1,72 @@
+import { labelLogProb } from "./ctc-forward";
+import type { NameLexicon } from "./name-lexicon";
+import type { CharMatrix } from "./text-recognizer";
+
+/** One written word of a name and the recogniser steps it was read from. */
+export type NameWord = { text: string; matrix: CharMatrix; from: number; to: number };
+
+/**
+ * How much less likely than the raw reading (natural log) a dictionary name may be and still replace it: the
+ * recogniser must have seen it nearly as well, so a rare name it read clearly is never "corrected".
+ */
+const ACCEPT_MARGIN = Math.log(20);
+/** A name this common in the census is taken as read. */
+const SURE_RANK = 2000;
+/** Weight of the census frequency (log rank) against the recogniser's log probability. */
+const RANK_WEIGHT = 0.5;
+const UNKNOWN_RANK = 1_000_000;
+/** A word no dictionary knows and none is close to: kept as read, but doubtful. */
+const UNKNOWN_FACTOR = 0.7;
+
+/** Writes `name` in the letter case the writer used for `like` (capitals, or an initial capital). */
+function caseLike(name: string, like: string): string {
+  if (name.length === like.length) {
+    return [...name].map((ch, i) => (like[i] === like[i]!.toUpperCase() ? ch.toUpperCase() : ch)).join("");
+  }
+  const letters = like.replace(/[^A-Za-z]/g, "");
+  if (letters.length > 1 && letters === letters.toUpperCase()) return name.toUpperCase();
+  return name[0]!.toUpperCase() + name.slice(1);
+}
+
+/**
+ * Checks a name word against the lexicon with the recogniser's own probabilities: a word in the lexicon stays;
+ * otherwise the close dictionary names (1 edit for short words, 2 for longer) are scored by P(name | output)
+ * (CTC forward), and the best replaces the reading only when it is nearly as likely as the reading itself.
+ * Returns the word and a factor for the field's confidence.
+ */
+export function rescoreNameWord(word: NameWord, lexicon: NameLexicon): { text: string; factor: number } {
+  const core = word.text;
+  if (/^[A-Za-z]+(['-][A-Za-z]+)+$/.test(core)) return joinedName(word, lexicon);
+  if (!/^[A-Za-z]{3,}$/.test(core)) return { text: core, factor: 1 };
+  const readRank = lexicon.rank(core);
+  if (readRank <= SURE_RANK) return { text: core, factor: 1 };
+  const near = lexicon.near(core, core.length <= 4 ? 1 : 2);
+  const known = Number.isFinite(readRank);
+  if (near.length === 0) return { text: core, factor: known ? 1 : UNKNOWN_FACTOR };
+  const readLog = labelLogProb(word.matrix, core, word.from, word.to);
+  const score = (log: number, rank: number) => log - RANK_WEIGHT * Math.log(Math.min(rank, UNKNOWN_RANK));
+  const scored = near
+    .map((name) => ({ name, log: labelLogProb(word.matrix, name, word.from, word.to), rank: lexicon.rank(name) }))
+    .filter((c) => c.log >= readLog - ACCEPT_MARGIN)
+    .sort((a, b) => score(b.log, b.rank) - score(a.log, a.rank));
+  const best = scored[0];
+  const readScore = score(readLog, readRank);
+  if (!best || score(best.log, best.rank) <= readScore) return { text: core, factor: known ? 1 : UNKNOWN_FACTOR };
+  // The replacement's share among the reading and its close names: two names almost as likely leave doubt.
+  const top = score(best.log, best.rank);
+  const total = Math.exp(readScore - top) + scored.reduce((s, c) => s + Math.exp(score(c.log, c.rank) - top), 0);
+  return { text: caseLike(best.name, core), factor: 1 / total };
+}
+
+/**
+ * "O'Brien" and "Smith-Jones" stay as written when their parts are names; a stray stroke read as a hyphen inside
+ * a name ("K-OWALSKI") is dropped when the parts are not names but the letters together are.
+ */
+function joinedName(word: NameWord, lexicon: NameLexicon): { text: string; factor: number } {
+  const parts = word.text.split(/['-]/);
+  const known = (w: string) => Number.isFinite(lexicon.rank(w));
+  if (parts.every((p) => p.length >= 2 && known(p))) return { text: word.text, factor: 1 };
+  const joined = parts.join("");
+  if (!known(joined)) return { text: word.text, factor: UNKNOWN_FACTOR };
+  return rescoreNameWord({ ...word, text: joined }, lexicon);
+}
