@@ -102,7 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db: deps.database.db,
     config: deps.config,
     policy: deps.config.session,
-    localChanges: deps.database.localChanges,
+    changes: deps.database.changes,
   });
 
   await app.register(authRoutes, deps);

@@ -11,7 +11,8 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireDirectoryLock } from "./directory-lock";
-import { LocalChanges } from "./local-changes";
+import { type ChangeCounter, LocalChanges } from "./local-changes";
+import { PostgresChanges } from "./postgres-changes";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -23,11 +24,8 @@ export type Queryable = Db | Tx;
 export type Database = {
   db: Db;
   kind: "pglite" | "postgres";
-  /**
-   * Embedded database only: a count that rises with every statement that may have changed the data. Null for
-   * PostgreSQL, which other processes write to as well.
-   */
-  localChanges: LocalChanges | null;
+  /** Rises whenever the data may have changed (LocalChanges for PGlite, PostgresChanges for PostgreSQL). */
+  changes: ChangeCounter;
   /** Size on disk of the database, in bytes. */
   sizeBytes(): Promise<number>;
   close(): Promise<void>;
@@ -51,17 +49,22 @@ async function openPostgres(url: string): Promise<Database> {
   pool.on("error", (error: Error & { code?: string }) => {
     if (error.code !== "57P01") process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`);
   });
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
   await migratePg(drizzlePg(pool), { migrationsFolder });
+  const changes = new PostgresChanges(url);
+  await changes.start();
+  const db = drizzlePg(changes.wrap(pool), { schema }) as unknown as Db;
   return {
     db,
     kind: "postgres",
-    localChanges: null,
+    changes,
     async sizeBytes() {
       const result = await pool.query<{ size: string }>("select pg_database_size(current_database()) as size");
       return Number(result.rows[0]?.size ?? 0);
     },
-    close: () => pool.end(),
+    async close() {
+      await changes.close();
+      await pool.end();
+    },
   };
 }
 
@@ -76,13 +79,13 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   try {
     // pg_trgm backs the reports search index (see the reports_search migration).
     const client = await PGlite.create({ ...(pgDir ? { dataDir: pgDir } : {}), extensions: { pg_trgm } });
-    const localChanges = new LocalChanges();
-    const db = drizzlePglite(localChanges.wrap(client), { schema }) as unknown as Db;
+    const changes = new LocalChanges();
+    const db = drizzlePglite(changes.wrap(client), { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {
       db,
       kind: "pglite",
-      localChanges,
+      changes,
       async sizeBytes() {
         if (!pgDir) {
           const result = await client.query<{ size: string }>("select pg_database_size(current_database()) as size");

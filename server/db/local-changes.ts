@@ -1,13 +1,22 @@
 import type { PGlite } from "@electric-sql/pglite";
 
 /**
+ * A count that rises whenever the database may have changed: a read made while it is unchanged is still
+ * exact. Null while no such promise can be made (PostgreSQL without its change notices).
+ */
+export interface ChangeCounter {
+  readonly value: number | null;
+  markReadOnly(sqlText: string): void;
+}
+
+/**
  * Counts the statements run on an embedded database that could have changed it. PGlite is opened by one
  * process only (directory lock) and every statement goes through this client, so while the count is
  * unchanged nothing in the database has changed: a read made at that count is still exact. Conservative on
  * purpose: every statement counts unless its exact text was declared read-only, and a transaction counts
  * when it starts and when it ends.
  */
-export class LocalChanges {
+export class LocalChanges implements ChangeCounter {
   private count = 0;
   private readonly readOnly = new Set<string>();
 
@@ -15,7 +24,6 @@ export class LocalChanges {
     return this.count;
   }
 
-  /** Only for a plain SELECT of the app's own that calls no function with side effects. */
   markReadOnly(sqlText: string): void {
     this.readOnly.add(sqlText);
   }

@@ -3,18 +3,11 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
-import type { LocalChanges } from "../db/local-changes";
+import type { ChangeCounter } from "../db/local-changes";
 import { clinics, users } from "../db/schema";
 import type { SessionUser } from "./context";
 import { SessionAuthCache } from "./session-auth-cache";
-import {
-  destroySession,
-  readSessionAuth,
-  SESSION_COOKIE,
-  type SessionAuth,
-  type SessionPolicy,
-  touchSession,
-} from "./sessions";
+import { destroySession, SESSION_COOKIE, type SessionAuth, type SessionPolicy, touchSession } from "./sessions";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -61,8 +54,8 @@ type AuthPluginOptions = {
   db: Db;
   config: Config;
   policy: SessionPolicy;
-  /** Embedded database only: lets unchanged session reads be reused (see SessionAuthCache). */
-  localChanges: LocalChanges | null;
+  /** Lets unchanged session reads be reused (see SessionAuthCache). */
+  changes: ChangeCounter;
 };
 
 /**
@@ -70,14 +63,13 @@ type AuthPluginOptions = {
  * at once. The idle window slides with a write at most once a minute (touchSession), not on every request.
  */
 export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOptions) => {
-  const cache = opts.localChanges ? new SessionAuthCache(opts.db, opts.localChanges) : null;
-  const read = (token: string) => (cache ? cache.read(token) : readSessionAuth(opts.db, token));
+  const cache = new SessionAuthCache(opts.db, opts.changes);
   app.decorateRequest("auth", null);
   app.decorateRequest("pendingSessionToken", null);
   app.addHook("onRequest", async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
-    const found = await read(token);
+    const found = await cache.read(token);
     if (!found) return;
     const { session } = found;
     const user = toSessionUser(found.user, found.clinicName, opts.config);

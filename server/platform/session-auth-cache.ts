@@ -1,21 +1,21 @@
 import type { Db } from "../db/client";
-import type { LocalChanges } from "../db/local-changes";
+import type { ChangeCounter } from "../db/local-changes";
 import { readSessionAuth, type SessionAuth, sessionAuthSql } from "./sessions";
 
 const MAX_ENTRIES = 10_000;
 
 /**
- * Embedded database only: a session read stays exact while no statement that may change the database has
- * run since (see LocalChanges), so the next request of that session reuses it instead of querying. A sign-out,
- * a deactivation, a role change or any report write is a statement, so it is seen on the very next request;
- * the expiry time is checked here as the query would.
+ * A session read stays exact while nothing it depends on may have changed (see ChangeCounter), so the next
+ * request of that session reuses it instead of querying. A sign-out, a deactivation, a role change or any
+ * report write in this process is seen on the very next request, and one in another process (PostgreSQL) as
+ * soon as its notice arrives; the expiry time is checked here as the query would.
  */
 export class SessionAuthCache {
   private readonly entries = new Map<string, { at: number; auth: SessionAuth }>();
 
   constructor(
     private readonly db: Db,
-    private readonly changes: LocalChanges,
+    private readonly changes: ChangeCounter,
   ) {
     changes.markReadOnly(sessionAuthSql(db));
   }
@@ -24,10 +24,10 @@ export class SessionAuthCache {
     // Taken before the query: a change made while it runs leaves the entry already outdated.
     const at = this.changes.value;
     const hit = this.entries.get(token);
-    if (hit && hit.at === at && hit.auth.session.expire.getTime() > Date.now()) return hit.auth;
+    if (hit && at !== null && hit.at === at && hit.auth.session.expire.getTime() > Date.now()) return hit.auth;
     const auth = await readSessionAuth(this.db, token);
     this.entries.delete(token);
-    if (auth) {
+    if (auth && at !== null) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(token, { at, auth });
     }
