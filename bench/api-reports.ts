@@ -369,8 +369,8 @@ function markdown(runs: Awaited<ReturnType<typeof runDatabase>>[], seconds: numb
   lines.push(
     "",
     "Errors are requests that failed or timed out (autocannon's 10 s) while queued. Every request checks its session,",
-    "user and clinic (PostgreSQL: one prepared query that also reads the clinic's report-list version; PGlite: that",
-    "read is reused while no statement has run since). Answers are remembered per (clinic, version, normalized",
+    "user, clinic and the clinic's report-list version, a read reused while nothing it depends on may have changed",
+    "(docs/decisions/008). Answers are remembered per (clinic, version, normalized",
     "query), so repeated queries are cheap and the edits scenario shows the cost of invalidation; the mixed scenario",
     "shows queries the memo has mostly not seen. A miss is one statement: the page's ids in index order, names joined",
     "for those 12 rows, the total as a subquery (from `report_counters` when there is no search; otherwise pg_trgm",
@@ -380,16 +380,25 @@ function markdown(runs: Awaited<ReturnType<typeof runDatabase>>[], seconds: numb
   return lines.join("\n");
 }
 
+/**
+ * Puts the new table in place of the section's table, keeping the written analysis around it; a missing section is
+ * appended whole.
+ */
 function writeSection(text: string) {
   const file = path.join(root, "docs", "benchmarks.md");
   const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
   const start = current.indexOf(SECTION);
+  const table = (from: string, at: number) => {
+    const head = from.indexOf("\n| database |", at);
+    return { head, end: from.indexOf("\n\n", head) };
+  };
   let next: string;
   if (start === -1) {
     next = `${current.replace(/\s*$/, "")}\n\n${text}`;
   } else {
-    const after = current.indexOf("\n## ", start + SECTION.length);
-    next = current.slice(0, start) + text + (after === -1 ? "" : current.slice(after + 1));
+    const old = table(current, start);
+    const fresh = table(text, 0);
+    next = current.slice(0, old.head) + text.slice(fresh.head, fresh.end) + current.slice(old.end);
   }
   fs.writeFileSync(file, next.endsWith("\n") ? next : `${next}\n`);
 }
