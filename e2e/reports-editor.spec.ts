@@ -153,3 +153,38 @@ test("deleting the only report in the editor closes it", async ({ page, request 
   await expect(editor).toHaveCount(0);
   await expect(page.getByText("No reports have been generated yet")).toBeVisible();
 });
+
+test("the browser's Back asks before unsaved edits are lost, and leaves once they are discarded", async ({
+  page,
+  request,
+}) => {
+  await signIn(page, await registerClinicViaApi(request, "Riverside Vascular"));
+  const [id] = await seedReports(page, ["Back Button Patient"]);
+  await page.goto("/templates");
+  await page.goto("/reports");
+  const editor = await openEditor(page, id!);
+  const findings = editor.getByRole("textbox", { name: "Findings" });
+  await findings.fill("Typed, not saved.");
+  const unsaved = page.getByRole("alertdialog", { name: "Unsaved changes" });
+
+  await page.evaluate(() => window.history.back());
+  await expect(unsaved).toBeVisible();
+  await unsaved.getByRole("button", { name: "Keep editing" }).click();
+  await expect(page).toHaveURL(/\/reports$/);
+  await expect(findings).toHaveValue("Typed, not saved.");
+
+  await page.evaluate(() => window.history.back());
+  await unsaved.getByRole("button", { name: "Discard changes" }).click();
+  await expect(page).toHaveURL(/\/templates$/);
+
+  // Discarded in place (Close): the extra entry goes, so the next Back leaves at once.
+  await page.evaluate(() => window.history.forward());
+  await openEditor(page, id!);
+  await findings.fill("Typed again.");
+  await editor.getByRole("button", { name: "Close", exact: true }).click();
+  await unsaved.getByRole("button", { name: "Discard changes" }).click();
+  await expect(editor).toHaveCount(0);
+  await page.waitForFunction(() => !window.history.state?.sonoscribeUnsavedGuard);
+  await page.evaluate(() => window.history.back());
+  await expect(page).toHaveURL(/\/templates$/);
+});

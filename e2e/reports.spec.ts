@@ -77,6 +77,12 @@ test("a report from upload to amended and signed again, with its history", async
   await unsaved.getByRole("button", { name: "Keep editing" }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(editForm.getByLabel("Impression")).toHaveValue("Edited impression from the preview.");
+  // The browser's Back asks the same question.
+  await page.evaluate(() => window.history.back());
+  await expect(unsaved).toBeVisible();
+  await unsaved.getByRole("button", { name: "Keep editing" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(editForm.getByLabel("Impression")).toHaveValue("Edited impression from the preview.");
   await editForm.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Your changes have been saved successfully", { exact: true })).toBeVisible();
   await expect(preview.getByText("Edited impression from the preview.")).toBeVisible();

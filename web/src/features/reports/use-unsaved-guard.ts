@@ -11,20 +11,52 @@ function leavingLink(event: MouseEvent): HTMLAnchorElement | null {
   return samePage ? null : link;
 }
 
+/** Marks the extra history entry that makes the browser's Back land on the page first (see useUnsavedGuard). */
+const GUARD_ENTRY = "sonoscribeUnsavedGuard";
+const isGuardEntry = (state: unknown) => Boolean((state as Record<string, unknown> | null)?.[GUARD_ENTRY]);
+let activeGuards = 0;
+
+// An extra entry left behind when the clinician left by a link is the same page as the entry below it: step over
+// it, so that every Back press visibly goes back.
+if (typeof window !== "undefined") {
+  window.addEventListener("popstate", () => {
+    if (activeGuards === 0 && isGuardEntry(window.history.state)) window.history.back();
+  });
+}
+
 /**
  * Asks before unsaved edits are lost. guard(action) runs the action at once when nothing is edited,
  * otherwise holds it until the clinician chooses (proceed after saving or discarding, or keep editing).
  * While edits are unsaved, leaving the page asks too: the browser's own prompt on reload or close, and the
- * same question for links inside the app (the tab bar, Log out).
+ * same question for links inside the app (the tab bar, Log out) and for the browser's Back button (an extra
+ * history entry of the same address is pushed, so Back only leaves that entry, and asks).
  */
 export function useUnsavedGuard(dirty: boolean) {
   const [pending, setPending] = useState<{ action: () => void } | null>(null);
   // Set once the clinician chose to leave, so the action itself is not stopped again.
   const leaving = useRef(false);
+  // Set when the chosen action is the browser's Back, which the clean-up must not undo.
+  const goingBack = useRef(false);
 
   useEffect(() => {
     if (!dirty) return;
     leaving.current = false;
+    goingBack.current = false;
+    activeGuards++;
+    if (!isGuardEntry(window.history.state)) {
+      window.history.pushState({ ...window.history.state, [GUARD_ENTRY]: true }, "");
+    }
+    const onPopState = () => {
+      if (leaving.current) return;
+      // Back left the extra entry: put it back and ask; leaving then goes past both entries.
+      window.history.pushState({ ...window.history.state, [GUARD_ENTRY]: true }, "");
+      setPending({
+        action: () => {
+          goingBack.current = true;
+          window.history.go(-2);
+        },
+      });
+    };
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
       if (leaving.current) return;
       event.preventDefault();
@@ -40,10 +72,15 @@ export function useUnsavedGuard(dirty: boolean) {
       setPending({ action: () => link.click() });
     };
     window.addEventListener("beforeunload", onBeforeUnload);
+    window.addEventListener("popstate", onPopState);
     document.addEventListener("click", onClick, true);
     return () => {
+      activeGuards--;
       window.removeEventListener("beforeunload", onBeforeUnload);
+      window.removeEventListener("popstate", onPopState);
       document.removeEventListener("click", onClick, true);
+      // Saved or discarded in place: the extra entry is not needed any more.
+      if (!goingBack.current && isGuardEntry(window.history.state)) window.history.back();
     };
   }, [dirty]);
 
