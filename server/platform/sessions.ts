@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../db/client";
 import { clinics, reportCounters, type SessionData, sessions, users } from "../db/schema";
+import type { SessionUser } from "./context";
 
 export const SESSION_COOKIE = "sid";
 
@@ -41,16 +42,7 @@ export async function readSession(db: Queryable, token: string): Promise<{ data:
 export type SessionAuth = {
   session: { data: SessionData; expire: Date };
   /** Null when the user no longer exists. */
-  user: {
-    id: string;
-    email: string;
-    firstName: string | null;
-    lastName: string | null;
-    role: string;
-    clinicId: number | null;
-    isActive: boolean;
-    totpEnabled: boolean;
-  } | null;
+  user: (Omit<SessionUser, "clinicName" | "isPlatformAdmin"> & { isActive: boolean }) | null;
   clinicName: string | null;
   /** report_counters.version of the user's clinic: what a remembered report list is checked against. */
   reportsVersion: number;

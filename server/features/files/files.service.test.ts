@@ -11,7 +11,8 @@ describe("sweepUnreferencedFiles", () => {
   const opened = openTestDatabase();
   afterAll(async () => (await opened).close());
 
-  it("removes old files no row points at, and keeps referenced and recent ones", async () => {
+  /** A fresh file store with one file that a row points at. */
+  async function storeWithKeptFile() {
     const { db } = await opened;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-sweep-"));
     const store = new FileStore(dir, randomBytes(32));
@@ -21,6 +22,11 @@ describe("sweepUnreferencedFiles", () => {
       data: Buffer.from("kept"),
       mimeType: "application/pdf",
     });
+    return { db, dir, store, kept };
+  }
+
+  it("removes old files no row points at, and keeps referenced and recent ones", async () => {
+    const { db, dir, store, kept } = await storeWithKeptFile();
     // What a crash leaves: bytes written, row never committed; and a temporary file.
     const orphan = await store.put(Buffer.from("orphan"));
     const recentOrphan = await store.put(Buffer.from("in flight"));
@@ -42,15 +48,7 @@ describe("sweepUnreferencedFiles", () => {
   });
 
   it("with no grace (the embedded database's start-up) removes recent leftovers too", async () => {
-    const { db } = await opened;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-sweep-"));
-    const store = new FileStore(dir, randomBytes(32));
-    const kept = await saveFile(db, store, {
-      clinicId: null,
-      kind: "training-report",
-      data: Buffer.from("kept"),
-      mimeType: "application/pdf",
-    });
+    const { db, dir, store, kept } = await storeWithKeptFile();
     const leftover = await store.put(Buffer.from("written, never committed"));
 
     expect(await sweepUnreferencedFiles(db, store, 0)).toBe(1);
