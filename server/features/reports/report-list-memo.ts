@@ -3,9 +3,9 @@ import { EncodedJson, ResponseMemo } from "../../platform/response-memo";
 import { parseSearch } from "./report-search";
 
 /**
- * Remembered report-list answers. A key holds the clinic, the clinic's report-list version read from the
- * database with the session on this very request, and the normalized query: any write by any process raises
- * the version, so the next request misses and reads afresh; nothing needs to be invalidated here.
+ * Remembered report-list answers. A key holds the clinic, the clinic's report-list version as this request's
+ * session read saw it (see SessionAuthCache), and the normalized query: any write by any process raises the
+ * version, so the next request that knows of it misses and reads afresh; nothing needs to be invalidated here.
  */
 export class ReportListMemo {
   private readonly memo: ResponseMemo;
