@@ -5,16 +5,22 @@
  *   npm run -s bench:ocr                       all 40 worksheets
  *   npm run -s bench:ocr -- --limit 5          the first 5 of each half
  *   npm run -s bench:ocr -- --half noisy -v    one half, listing every miss
+ *   npm run -s bench:ocr -- --cache /tmp/c     keep what the models read, to tune the decoding after them quickly
+ *                                              (delete the folder when detection or recognition changes; the
+ *                                              timings of a cached run are those of the decoding alone)
  *
  * Runs the pipeline in this process (the same code the OCR child runs) so that peak RSS is the pipeline's own.
  */
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { deserialize, serialize } from "node:v8";
 import type { OcrResult } from "../domain/contracts/ocr";
 import { loadWorksheetPages } from "../server/ocr/load-worksheet-pages";
-import { readWorksheet } from "../server/ocr/read-worksheet";
+import type { ReadRegion } from "../server/ocr/read-region";
+import { assembleResult } from "../server/ocr/read-worksheet";
+import { recognizePage } from "../server/ocr/recognize-page";
 import { columnFromHeader, siteFromLabel } from "../server/ocr/worksheet-vocabulary";
 
 type Truth = {
@@ -35,9 +41,27 @@ const { values: args } = parseArgs({
     pdf: { type: "boolean", default: false },
     verbose: { type: "boolean", short: "v", default: false },
     "min-confidence": { type: "string", default: "0.5" },
+    cache: { type: "string" },
   },
 });
 const minConfidence = Number(args["min-confidence"]);
+
+/** What the models read on each page of a file, from the cache when it has it. */
+async function readPages(dir: string, file: string): Promise<ReadRegion[][]> {
+  const cached = args.cache && path.join(args.cache, `${path.basename(dir)}-${file}.v8`);
+  if (cached) {
+    const hit = await readFile(cached).catch(() => null);
+    if (hit) return deserialize(hit) as ReadRegion[][];
+  }
+  const pages = await loadWorksheetPages(await readFile(path.join(dir, file)));
+  const read: ReadRegion[][] = [];
+  for (let i = 0; i < pages.length; i++) read.push(await recognizePage(pages[i]!, i));
+  if (cached) {
+    await mkdir(args.cache!, { recursive: true });
+    await writeFile(cached, serialize(read));
+  }
+  return read;
+}
 
 const tokens = (name: string) =>
   name
@@ -110,8 +134,8 @@ async function main() {
     const file = args.pdf && truth.files.pdf ? truth.files.pdf : truth.files.image;
     const started = performance.now();
     const cpuStart = process.cpuUsage();
-    const pages = await loadWorksheetPages(await readFile(path.join(dir, file)));
-    const result: OcrResult = await readWorksheet(pages, now);
+    const pages = await readPages(dir, file);
+    const result: OcrResult = assembleResult(pages, now);
     const seconds = (performance.now() - started) / 1000 / Math.max(1, pages.length);
     const cpu = process.cpuUsage(cpuStart);
     // CPU time (all threads) does not grow when other programs compete for the cores, wall time does.

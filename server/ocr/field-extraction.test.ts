@@ -37,6 +37,27 @@ describe("extractPatientFields", () => {
     expect(fields.examDate.value).toBeNull();
   });
 
+  it("skips a sliver the detector found between a label and its value", () => {
+    const regions = [
+      at("Name:", { u: 100, v: 300 }),
+      // Over the colon's edge and the value's first letter: most of its width lies under its neighbours.
+      at("S", { u: 155, v: 300 }),
+      at("ROBERT", { u: 162, v: 300 }),
+      at("KING", { u: 250, v: 300 }),
+    ];
+    expect(extractPatientFields(regions, now).patientName.value).toBe("ROBERT KING");
+  });
+
+  it("checks each name word even where a comma or point was read without a space", () => {
+    const regions = [
+      at("Name:", { u: 100, v: 300 }),
+      at("WILSON,Jahn", { u: 180, v: 300 }, 0.6, { 8: { char: "o", prob: 0.3 } }),
+    ];
+    expect(extractPatientFields(regions, now).patientName.value).toBe("WILSON, John");
+    const initial = [at("Name:", { u: 100, v: 300 }), at("F.Thomas", { u: 180, v: 300 })];
+    expect(extractPatientFields(initial, now).patientName.value).toBe("F. Thomas");
+  });
+
   it("reads a digit-like letter in a date as the digit", () => {
     const fields = extractPatientFields(
       [at("Date of Birth:", { u: 100, v: 300 }), at("O1/O5/1931", { u: 260, v: 300 })],

@@ -111,10 +111,32 @@ function valuePieces(label: ReadRegion, hit: LabelHit, regions: ReadRegion[]): P
     // Handwriting starts near its label; a long gap means the next field of the line.
     if (r.u0 - right > 6 * h) break;
     if (matchLabel(r)) break;
+    if (isSliver(r, [label, ...sameLine])) continue;
     pieces.push({ region: r, from: 0 });
-    right = r.u1;
+    right = Math.max(right, r.u1);
   }
   return pieces;
+}
+
+/**
+ * The detector sometimes adds a small region between a label and its value, over the colon's edge or the end of
+ * the underline, which reads as a stray "1" or "S". Such a sliver lies mostly under its neighbours.
+ */
+function isSliver(region: ReadRegion, line: ReadRegion[]): boolean {
+  const width = region.u1 - region.u0;
+  if (width > 2 * heightOf(region)) return false;
+  const overlaps = line
+    .filter((r) => r !== region)
+    .map((r) => [Math.max(r.u0, region.u0), Math.min(r.u1, region.u1)] as const)
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
+  let covered = 0;
+  let end = region.u0;
+  for (const [a, b] of overlaps) {
+    covered += Math.max(0, b - Math.max(a, end));
+    end = Math.max(end, b);
+  }
+  return covered >= 0.6 * width;
 }
 
 function unionBox(boxes: Box[]): Box | null {
@@ -167,7 +189,9 @@ function nameWords(d: Decoded, span: { matrix: CharMatrix; from: number; to: num
       words.push([]);
       return;
     }
-    if (i > 0 && d.chars[i - 1]!.char !== " ") {
+    // A comma or an initial's point ends a word even when no space was read ("SMITH,John", "F.Thomas").
+    if (i > 0 && /[.,]/.test(d.chars[i - 1]!.char) && /[A-Za-z]/.test(c.char)) words.push([]);
+    else if (i > 0 && d.chars[i - 1]!.char !== " ") {
       let space = 0;
       for (let t = d.chars[i - 1]!.step + 1; t < c.step; t++) space = Math.max(space, span.matrix.probs[t * 96 + 1]!);
       if (space > SPACE_EVIDENCE || gaps[i - 1]! > Math.max(4, 2.2 * typical)) words.push([]);

@@ -66,6 +66,22 @@ describe("rescoreNameWord", () => {
     expect(rescoreNameWord(word("Ab-Cd"), names)).toEqual({ text: "Ab-Cd", factor: 0.7 });
   });
 
+  it("keeps a one-letter prefix before an apostrophe", () => {
+    const names = fromWords(["brien", "angelo"], new Map());
+    const m = syntheticRegion("x", { u: 0, v: 0 }).matrix;
+    expect(rescoreNameWord({ text: "O'Brien", matrix: m, from: 0, to: m.steps }, names)).toEqual({
+      text: "O'Brien",
+      factor: 1,
+    });
+  });
+
+  it("takes a common name the recogniser saw only faintly, but marks it for checking", () => {
+    const m = syntheticRegion("Jacksou", { u: 0, v: 0 }, 0.9, { 6: { char: "n", prob: 0.005 } }).matrix;
+    const result = rescoreNameWord({ text: "Jacksou", matrix: m, from: 0, to: m.steps }, lexicon);
+    expect(result.text).toBe("Jackson");
+    expect(result.factor).toBeLessThan(0.8);
+  });
+
   it("leaves a common name as read", () => {
     const m = syntheticRegion("Thomas", { u: 0, v: 0 }).matrix;
     expect(rescoreNameWord({ text: "Thomas", matrix: m, from: 0, to: m.steps }, lexicon)).toEqual({

@@ -6,15 +6,24 @@ import type { CharMatrix } from "./text-recognizer";
 export type NameWord = { text: string; matrix: CharMatrix; from: number; to: number };
 
 /**
- * How much less likely than the raw reading (natural log) a dictionary name may be and still replace it: the
- * recogniser must have seen it nearly as well, so a rare name it read clearly is never "corrected".
+ * How much less likely than the raw reading (natural log) a dictionary name may be and still be taken as what the
+ * recogniser saw: such a replacement keeps the confidence its competitors leave it.
  */
-const ACCEPT_MARGIN = Math.log(20);
+const SEEN_MARGIN = Math.log(20);
+/**
+ * Beyond this (1/1000 of the reading's probability) the recogniser did not see the name, however common: a rare
+ * name read clearly is kept. Between the two margins the census carries the choice more than the image does (a
+ * scrawled "Jacksou" is Jackson), so the name is taken but shown for checking.
+ */
+const PLAUSIBLE_MARGIN = Math.log(1000);
+/** Confidence factor of a name the census carried: under the screen's 0.8, so the field asks to be checked. */
+const CENSUS_CARRIED_FACTOR = 0.75;
 /** A name this common in the census is taken as read. */
 const SURE_RANK = 2000;
 /** Weight of the census frequency (log rank) against the recogniser's log probability. */
-const RANK_WEIGHT = 0.5;
-const UNKNOWN_RANK = 1_000_000;
+const RANK_WEIGHT = 0.75;
+/** The rank given to a reading no dictionary knows: far below the rarest listed name, since most patients are. */
+const UNKNOWN_RANK = 1e10;
 /** A word no dictionary knows and none is close to: kept as read, but doubtful. */
 const UNKNOWN_FACTOR = 0.7;
 
@@ -31,7 +40,8 @@ function caseLike(name: string, like: string): string {
 /**
  * Checks a name word against the lexicon with the recogniser's own probabilities: a word in the lexicon stays;
  * otherwise the close dictionary names (1 edit for short words, 2 for longer) are scored by P(name | output)
- * (CTC forward), and the best replaces the reading only when it is nearly as likely as the reading itself.
+ * (CTC forward) and by their census frequency; the best replaces the reading when it scores higher, and is marked
+ * doubtful when the recogniser itself preferred its reading by far.
  * Returns the word and a factor for the field's confidence.
  */
 export function rescoreNameWord(word: NameWord, lexicon: NameLexicon): { text: string; factor: number } {
@@ -47,7 +57,7 @@ export function rescoreNameWord(word: NameWord, lexicon: NameLexicon): { text: s
   const score = (log: number, rank: number) => log - RANK_WEIGHT * Math.log(Math.min(rank, UNKNOWN_RANK));
   const scored = near
     .map((name) => ({ name, log: labelLogProb(word.matrix, name, word.from, word.to), rank: lexicon.rank(name) }))
-    .filter((c) => c.log >= readLog - ACCEPT_MARGIN)
+    .filter((c) => c.log >= readLog - PLAUSIBLE_MARGIN)
     .sort((a, b) => score(b.log, b.rank) - score(a.log, a.rank));
   const best = scored[0];
   const readScore = score(readLog, readRank);
@@ -55,7 +65,8 @@ export function rescoreNameWord(word: NameWord, lexicon: NameLexicon): { text: s
   // The replacement's share among the reading and its close names: two names almost as likely leave doubt.
   const top = score(best.log, best.rank);
   const total = Math.exp(readScore - top) + scored.reduce((s, c) => s + Math.exp(score(c.log, c.rank) - top), 0);
-  return { text: caseLike(best.name, core), factor: 1 / total };
+  const seen = best.log >= readLog - SEEN_MARGIN;
+  return { text: caseLike(best.name, core), factor: seen ? 1 / total : Math.min(1 / total, CENSUS_CARRIED_FACTOR) };
 }
 
 /**
@@ -65,7 +76,9 @@ export function rescoreNameWord(word: NameWord, lexicon: NameLexicon): { text: s
 function joinedName(word: NameWord, lexicon: NameLexicon): { text: string; factor: number } {
   const parts = word.text.split(/['-]/);
   const known = (w: string) => Number.isFinite(lexicon.rank(w));
-  if (parts.every((p) => p.length >= 2 && known(p))) return { text: word.text, factor: 1 };
+  // "O'Brien", "D'Angelo": a single letter before an apostrophe is a prefix, not a stray stroke.
+  const prefix = (p: string, i: number) => i === 0 && p.length === 1 && word.text[1] === "'";
+  if (parts.every((p, i) => prefix(p, i) || (p.length >= 2 && known(p)))) return { text: word.text, factor: 1 };
   const joined = parts.join("");
   if (!known(joined)) return { text: word.text, factor: UNKNOWN_FACTOR };
   return rescoreNameWord({ ...word, text: joined }, lexicon);
