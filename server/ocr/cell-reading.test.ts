@@ -32,4 +32,13 @@ describe("readNumberCell", () => {
     expect(withPoint!.confidence).toBeGreaterThan(0.9);
     expect(without!.confidence).toBeLessThan(0.5);
   });
+
+  it("lets the taller and the stretched crops vote, with doubt where they disagree", () => {
+    const region = syntheticRegion("11", { u: 0, v: 0 }, 0.5, { 1: { char: "7", prob: 0.45 } });
+    region.alternates = [region.matrix];
+    region.stretched = syntheticRegion("17", { u: 0, v: 0 }, 0.9).matrix;
+    const reading = readNumberCell([region], psv);
+    expect(reading?.value).toBe(17);
+    expect(reading!.confidence).toBeLessThan(0.5);
+  });
 });

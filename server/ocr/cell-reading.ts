@@ -17,17 +17,17 @@ export type CellReading = { value: number; text: string; confidence: number };
 const NO_POINT_WEIGHT = 0.5;
 
 /**
- * Reads one table cell with the number grammar, from its main crop and the alternate crops. Every grammatical
- * reading of every crop votes for its value with its probability share times its fit (how far the grammar had
- * to force it); implausible values cannot win but keep their votes, so a cell whose likeliest reading is
- * impossible gets a low confidence. The confidence is the winner's share of all votes: two close readings, crops
+ * Reads one table cell with the number grammar, from its main crop, the taller one and the stretched one. Every
+ * grammatical reading of every crop votes for its value with its probability share times its fit (how far the
+ * grammar had to force it); implausible values cannot win but keep their votes, so a cell whose likeliest reading
+ * is impossible gets a low confidence. The confidence is the winner's share of all votes: two close readings, crops
  * that disagree, or a reading the recogniser did not see all lower it.
  */
 export function readNumberCell(parts: ReadRegion[], spec: CellSpec): CellReading | null {
   const grammar = spec.decimals ? DECIMAL_GRAMMAR : INTEGER_GRAMMAR;
   const single = parts.length === 1 ? parts[0]! : null;
   const matrices: CharMatrix[] = single
-    ? [single.matrix, ...(single.alternates ?? [])]
+    ? [single.matrix, ...(single.alternates ?? []), ...(single.stretched ? [single.stretched] : [])]
     : [joinMatrices(parts.map((p) => ({ matrix: p.matrix, from: 0, to: p.matrix.steps })))];
   const votes = new Map<number, { score: number; text: string; first: number }>();
   matrices.forEach((matrix, crop) => {

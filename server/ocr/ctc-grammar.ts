@@ -80,11 +80,21 @@ const DIGITS = "0123456789";
 const SEPARATORS = "./-";
 const t = (chars: string, min: number, max = min): Token => ({ chars, min, max });
 
+/** A day or month: one or two digits, the first of two at most 3 (a day) or 1 (a month). */
+const day = [t("0123", 0, 1), t(DIGITS, 1)];
+const month = [t("01", 0, 1), t(DIGITS, 1)];
+/** Four-digit years on a worksheet are 18xx to 20xx: a birth within 150 years, an exam not in the future. */
+const longYears: Pattern[] = [
+  [t("1", 1), t("89", 1), t(DIGITS, 2)],
+  [t("2", 1), t("0", 1), t(DIGITS, 2)],
+];
+const sep = t(SEPARATORS, 1);
+
 /** Dates as worksheets write them: d/m/yy or d/m/yyyy with . / or -, and ISO yyyy-mm-dd. */
 export const DATE_GRAMMAR = new Grammar([
-  [t(DIGITS, 1, 2), t(SEPARATORS, 1), t(DIGITS, 1, 2), t(SEPARATORS, 1), t(DIGITS, 2)],
-  [t(DIGITS, 1, 2), t(SEPARATORS, 1), t(DIGITS, 1, 2), t(SEPARATORS, 1), t(DIGITS, 4)],
-  [t(DIGITS, 4), t(SEPARATORS, 1), t(DIGITS, 1, 2), t(SEPARATORS, 1), t(DIGITS, 1, 2)],
+  [...day, sep, ...month, sep, t(DIGITS, 2)],
+  ...longYears.map((year) => [...day, sep, ...month, sep, ...year]),
+  ...longYears.map((year) => [...year, sep, ...month, sep, ...day]),
 ]);
 
 /** Whole numbers without a leading zero (velocities, reflux in ms). */

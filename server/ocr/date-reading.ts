@@ -53,6 +53,18 @@ export function readDateOptions(matrix: CharMatrix, now: Date): DateOption[] {
   return [...byValue.values()].sort((a, b) => b.confidence - a.confidence);
 }
 
+/**
+ * Pools the options of several readings of one date (crops of the same place): each value gets the mean of its
+ * confidences, so readings that disagree leave every value doubtful.
+ */
+export function poolDateOptions(readings: DateOption[][]): DateOption[] {
+  const pooled = new Map<string, number>();
+  for (const options of readings) {
+    for (const o of options) pooled.set(o.value, (pooled.get(o.value) ?? 0) + o.confidence / readings.length);
+  }
+  return [...pooled].map(([value, confidence]) => ({ value, confidence })).sort((a, b) => b.confidence - a.confidence);
+}
+
 const MAX_AGE_YEARS = 120;
 const yearsBetween = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / (365.25 * 86_400_000);
 const today = (now: Date) => now.toISOString().slice(0, 10);

@@ -58,6 +58,18 @@ describe("extractPatientFields", () => {
     expect(extractPatientFields(initial, now).patientName.value).toBe("F. Thomas");
   });
 
+  it("pools the stretched reading of a date written apart from its label", () => {
+    const value = at("7/1/2022", { u: 260, v: 300 }, 0.5, { 2: { char: "7", prob: 0.45 } });
+    const label = at("Exam Date:", { u: 100, v: 300 });
+    expect(extractPatientFields([label, value], now).examDate.value).toBe("2022-01-07");
+    value.stretched = at("7/7/2022", { u: 260, v: 300 }, 0.95).matrix;
+    expect(extractPatientFields([label, value], now).examDate.value).toBe("2022-07-07");
+    // In a region that also holds the label, the stretched reading is not used.
+    const merged = at("Exam Date:7/1/2022", { u: 100, v: 300 }, 0.55, { 12: { char: "7", prob: 0.4 } });
+    merged.stretched = at("Exam Date:7/7/2022", { u: 100, v: 300 }, 0.95).matrix;
+    expect(extractPatientFields([merged], now).examDate.value).toBe("2022-01-07");
+  });
+
   it("reads a digit-like letter in a date as the digit", () => {
     const fields = extractPatientFields(
       [at("Date of Birth:", { u: 100, v: 300 }), at("O1/O5/1931", { u: 260, v: 300 })],

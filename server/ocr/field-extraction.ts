@@ -2,7 +2,7 @@ import type { Box, OcrField } from "../../domain/contracts/ocr";
 import { parseWorksheetDate } from "../../domain/dates";
 import { joinMatrices } from "./ctc-constrained";
 import { ctcDecode, type Decoded, type DecodedChar } from "./ctc-decode";
-import { choosePatientDates, type DateOption, readDateOptions } from "./date-reading";
+import { choosePatientDates, type DateOption, poolDateOptions, readDateOptions } from "./date-reading";
 import { nameLexicon } from "./name-lexicon";
 import { type NameWord, rescoreNameWord } from "./name-rescoring";
 import { centerU, centerV, heightOf, type ReadRegion } from "./read-region";
@@ -84,6 +84,8 @@ export function matchLabel(region: ReadRegion): LabelHit | null {
 }
 
 type Piece = { region: ReadRegion; from: number };
+/** The recogniser steps [from, to) of a matrix that hold (part of) a value. */
+type Span = { matrix: CharMatrix; from: number; to: number };
 
 /**
  * The recogniser step at page position u of a region: steps cover the strip evenly. Used to cut off the characters
@@ -180,7 +182,7 @@ function joinPieces(pieces: { decoded: Decoded; matrix: CharMatrix }[], separato
  * The words of a name, split where joinPieces would put a space, each with the recogniser steps it came from
  * (up to its neighbours' characters), so each word can be checked against the name lexicon.
  */
-function nameWords(d: Decoded, span: { matrix: CharMatrix; from: number; to: number }): NameWord[] {
+function nameWords(d: Decoded, span: Span): NameWord[] {
   const gaps = d.chars.slice(1).map((c, i) => c.step - d.chars[i]!.step);
   const typical = gaps.length ? [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)]! : 0;
   const words: DecodedChar[][] = [[]];
@@ -208,7 +210,7 @@ function nameWords(d: Decoded, span: { matrix: CharMatrix; from: number; to: num
 }
 
 /** Checks every word of a name against the lexicon (punctuation around a word is kept as written). */
-function checkNameWords(decoded: Decoded[], spans: { matrix: CharMatrix; from: number; to: number }[]) {
+function checkNameWords(decoded: Decoded[], spans: Span[]) {
   let factor = 1;
   const words = decoded.flatMap((d, i) => nameWords(d, spans[i]!));
   const text = words
@@ -332,7 +334,7 @@ export function extractPatientFields(
       continue;
     }
     const field = hit.field as DateField;
-    const options = dateOptions(spans, now);
+    const options = dateOptions(spans, stretchedSpans(pieces, spans), now);
     const current = dates[field];
     if (!current || (options[0]?.confidence ?? 0) > (current.options[0]?.confidence ?? 0)) {
       dates[field] = { options, box };
@@ -348,11 +350,26 @@ export function extractPatientFields(
 }
 
 /**
- * The dates the value pieces may hold: the date grammar's readings of the pieces joined; when the grammar finds
- * no real date, the repairs of the greedy reading (lost or mixed-up separators).
+ * The same spans in the stretched reading of each piece, when every piece is a value region of its own: a
+ * stretched label and value ("DOB:12/11/1996" in one region) read worse than the two unstretched (measured).
  */
-function dateOptions(spans: { matrix: CharMatrix; from: number; to: number }[], now: Date): DateOption[] {
-  const options = readDateOptions(joinMatrices(spans), now);
+function stretchedSpans(pieces: Piece[], spans: Span[]): Span[] | null {
+  if (!pieces.every((p) => p.region.stretched && p.from === 0)) return null;
+  return spans.map((s, i) => {
+    const matrix = pieces[i]!.region.stretched!;
+    const scale = matrix.steps / s.matrix.steps;
+    return { matrix, from: Math.round(s.from * scale), to: Math.round(s.to * scale) };
+  });
+}
+
+/**
+ * The dates the value pieces may hold: the date grammar's readings of the pieces joined, pooled with those of
+ * their stretched reading; when the grammar finds no real date, the repairs of the greedy reading (lost or
+ * mixed-up separators).
+ */
+function dateOptions(spans: Span[], stretched: Span[] | null, now: Date): DateOption[] {
+  const main = readDateOptions(joinMatrices(spans), now);
+  const options = stretched ? poolDateOptions([main, readDateOptions(joinMatrices(stretched), now)]) : main;
   if (options.length) return options;
   const decoded = spans.map((s) => ctcDecode(s.matrix, DATE_CHARS, s.from, s.to));
   const joined = joinPieces(

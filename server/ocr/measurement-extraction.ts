@@ -54,7 +54,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * Values read below this confidence are not emitted: a number nobody can read is better added by the clinician
  * than shown as a guess (a wrong number must be rare).
  */
-export const MIN_MEASUREMENT_CONFIDENCE = 0.3;
+export const MIN_MEASUREMENT_CONFIDENCE = 0.35;
 
 /** What the detector's unclipping adds around a word, in text heights. */
 const REGION_PADDING = 0.35;

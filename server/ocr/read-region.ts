@@ -4,17 +4,23 @@ import type { TextRegion } from "./text-regions";
 
 /**
  * A detected region with what the recogniser read there, unrestricted (`read`) and as raw probabilities.
- * Short regions (table cells) also carry readings of slightly different crops of the same place (`alternates`):
- * their agreement tells a sure number from a guess.
+ * Doubtful short regions (table cells) also carry readings of other crops of the same place (`alternates`: a
+ * taller one), and doubtful values with digits one of the crop stretched wider (`stretched`), which separates
+ * narrow handwritten characters: the readings' agreement tells a sure number from a guess.
  */
-export type ReadRegion = TextRegion & { matrix: CharMatrix; read: Decoded; alternates?: CharMatrix[] };
+export type ReadRegion = TextRegion & {
+  matrix: CharMatrix;
+  read: Decoded;
+  alternates?: CharMatrix[];
+  stretched?: CharMatrix;
+};
 
 export const centerU = (r: TextRegion) => (r.u0 + r.u1) / 2;
 export const centerV = (r: TextRegion) => (r.v0 + r.v1) / 2;
 export const heightOf = (r: TextRegion) => r.v1 - r.v0;
 
-export function toReadRegion(region: TextRegion, matrix: CharMatrix, alternates?: CharMatrix[]): ReadRegion {
-  return { ...region, matrix, read: ctcDecode(matrix), ...(alternates?.length ? { alternates } : {}) };
+export function toReadRegion(region: TextRegion, matrix: CharMatrix): ReadRegion {
+  return { ...region, matrix, read: ctcDecode(matrix) };
 }
 
 /** Groups regions into text lines (top to bottom, each left to right) by the overlap of their vertical extent. */

@@ -6,8 +6,16 @@ import { foldTable, recognizeRegions } from "./text-recognizer";
 import { estimateFrame, toRegions } from "./text-regions";
 
 let fold: Int16Array | undefined;
-/** How much taller / wider (in text heights) the second and third crops of a short region are. */
+/** How much taller (in text heights) the second crop of a short region is. */
 const VARIANT_GROW = 0.12;
+/**
+ * Width factor of the stretched reading of a doubtful value. Handwriting is often narrower than print, and at the
+ * recogniser's two or three steps per character two thin strokes ("11") collapse into one.
+ */
+const STRETCH = 1.6;
+/** Regions wider than this (in text heights) are lines of text, not values: not worth a stretched reading. */
+const MAX_STRETCHED_WIDTH = 12;
+const SURE = 0.98;
 
 /** Detects and reads every text region of one page image (PNG/JPEG), in the page's deskewed frame. */
 export async function recognizePage(image: Buffer, page: number): Promise<ReadRegion[]> {
@@ -21,20 +29,37 @@ export async function recognizePage(image: Buffer, page: number): Promise<ReadRe
   const regions = toRegions(components, frame, page, pixel);
   const matrices = await recognizeRegions(models.rec, fold, raster, frame, regions);
   const read = regions.map((r, i) => toReadRegion(r, matrices[i]!));
-  // Short regions (table cells) the recogniser is not sure of are read again from a taller and a wider crop, so
-  // their readings can vote. Confident ones (nearly all of a printed page) skip this: it costs a third more time.
-  const doubtful = read.flatMap((r, i) => (r.u1 - r.u0 < 3.5 * (r.v1 - r.v0) && r.read.confidence < 0.98 ? [i] : []));
-  const variants = doubtful.flatMap((i) => {
-    const r = regions[i]!;
-    const h = r.v1 - r.v0;
-    return [
-      { ...r, v0: r.v0 - VARIANT_GROW * h, v1: r.v1 + VARIANT_GROW * h },
-      { ...r, u0: r.u0 - VARIANT_GROW * h, u1: r.u1 + VARIANT_GROW * h },
-    ];
+  // Regions the recogniser is not sure of are read again: short ones (table cells) from a taller crop and a
+  // stretched one, so their readings can vote; other values with digits (dates) from the stretched crop. Confident
+  // regions (nearly all of a printed page) skip this: it costs about a third more time.
+  const unsure = (r: ReadRegion) => r.read.confidence < SURE && r.u1 - r.u0 < MAX_STRETCHED_WIDTH * (r.v1 - r.v0);
+  const short = (r: ReadRegion) => r.u1 - r.u0 < 3.5 * (r.v1 - r.v0);
+  const cells = read.flatMap((r, i) => (unsure(r) && short(r) ? [i] : []));
+  const stretchable = read.flatMap((r, i) => (unsure(r) && (short(r) || /\d.*\d.*\d/.test(r.read.text)) ? [i] : []));
+  const taller = await recognizeRegions(
+    models.rec,
+    fold,
+    raster,
+    frame,
+    cells.map((i) => {
+      const r = regions[i]!;
+      const h = r.v1 - r.v0;
+      return { ...r, v0: r.v0 - VARIANT_GROW * h, v1: r.v1 + VARIANT_GROW * h };
+    }),
+  );
+  cells.forEach((ri, k) => {
+    read[ri]!.alternates = [taller[k]!];
   });
-  const extra = await recognizeRegions(models.rec, fold, raster, frame, variants);
-  doubtful.forEach((ri, k) => {
-    read[ri]!.alternates = [extra[2 * k]!, extra[2 * k + 1]!];
+  const stretched = await recognizeRegions(
+    models.rec,
+    fold,
+    raster,
+    frame,
+    stretchable.map((i) => regions[i]!),
+    STRETCH,
+  );
+  stretchable.forEach((ri, k) => {
+    read[ri]!.stretched = stretched[k]!;
   });
   return read;
 }

@@ -60,15 +60,23 @@ function writeStrip(
   }
 }
 
+/**
+ * Reads regions in width-sorted batches. `stretch` widens every strip beyond the region's own aspect ratio,
+ * giving the recogniser more steps per character.
+ */
 export async function recognizeRegions(
   session: ort.InferenceSession,
   fold: Int16Array,
   image: Raster,
   frame: PageFrame,
   regions: TextRegion[],
+  stretch = 1,
 ): Promise<CharMatrix[]> {
   const widths = regions.map((r) =>
-    Math.max(16, Math.min(MAX_REC_WIDTH, Math.round((REC_HEIGHT * (r.u1 - r.u0)) / Math.max(1, r.v1 - r.v0)))),
+    Math.max(
+      16,
+      Math.min(MAX_REC_WIDTH, Math.round((stretch * REC_HEIGHT * (r.u1 - r.u0)) / Math.max(1, r.v1 - r.v0))),
+    ),
   );
   const order = regions.map((_, i) => i).sort((a, b) => widths[a]! - widths[b]!);
   const results: CharMatrix[] = new Array(regions.length);
