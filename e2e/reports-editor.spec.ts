@@ -177,14 +177,16 @@ test("the browser's Back asks before unsaved edits are lost, and leaves once the
   await unsaved.getByRole("button", { name: "Discard changes" }).click();
   await expect(page).toHaveURL(/\/templates$/);
 
-  // Discarded in place (Close): the extra entry goes, so the next Back leaves at once.
-  await page.evaluate(() => window.history.forward());
+  // Discarded in place (Close): the extra entry goes, so the next Back leaves at once. Forward and that Back
+  // cross documents (the two page.goto above), so they go through Playwright, which waits for the navigation
+  // instead of losing the page under an evaluate.
+  await page.goForward();
   await openEditor(page, id!);
   await findings.fill("Typed again.");
   await editor.getByRole("button", { name: "Close", exact: true }).click();
   await unsaved.getByRole("button", { name: "Discard changes" }).click();
   await expect(editor).toHaveCount(0);
   await page.waitForFunction(() => !window.history.state?.sonoscribeUnsavedGuard);
-  await page.evaluate(() => window.history.back());
+  await page.goBack();
   await expect(page).toHaveURL(/\/templates$/);
 });

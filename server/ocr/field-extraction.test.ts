@@ -70,6 +70,13 @@ describe("extractPatientFields", () => {
     expect(extractPatientFields([merged], now).examDate.value).toBe("2022-01-07");
   });
 
+  it("reads a value merged with its label from the value's own crop", () => {
+    const merged = at("DOB:6/M/", { u: 100, v: 300 });
+    expect(extractPatientFields([merged], now).patientDob.value).toBeNull();
+    merged.value = at("16/11/78", { u: 150, v: 300 });
+    expect(extractPatientFields([merged], now).patientDob.value).toBe("1978-11-16");
+  });
+
   it("reads a digit-like letter in a date as the digit", () => {
     const fields = extractPatientFields(
       [at("Date of Birth:", { u: 100, v: 300 }), at("O1/O5/1931", { u: 260, v: 300 })],

@@ -99,7 +99,10 @@ function stepAt(region: ReadRegion, u: number): number {
 /** The regions (or the part of the label's own region) holding the value written after a label on its line. */
 function valuePieces(label: ReadRegion, hit: LabelHit, regions: ReadRegion[]): Piece[] {
   const pieces: Piece[] = [];
-  if (hit.endStep < label.matrix.steps - 1) pieces.push({ region: label, from: hit.endStep });
+  if (hit.endStep < label.matrix.steps - 1) {
+    // A value written in the label's own region: its own reading when there is one (dates), else its steps.
+    pieces.push(label.value ? { region: label.value, from: 0 } : { region: label, from: hit.endStep });
+  }
   const h = heightOf(label);
   const sameLine = regions
     // Unclipped regions overlap their neighbours by up to about half a text height.

@@ -13,6 +13,8 @@ export type ReadRegion = TextRegion & {
   read: Decoded;
   alternates?: CharMatrix[];
   stretched?: CharMatrix;
+  /** A date label's region that also holds the date: the date read from its own crop. */
+  value?: ReadRegion;
 };
 
 export const centerU = (r: TextRegion) => (r.u0 + r.u1) / 2;

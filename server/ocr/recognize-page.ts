@@ -1,9 +1,11 @@
+import type { InferenceSession } from "onnxruntime-node";
+import { matchLabel } from "./field-extraction";
 import { loadPaddleModels } from "./paddle-models";
-import { decodeRaster } from "./raster";
+import { decodeRaster, type Raster } from "./raster";
 import { type ReadRegion, toReadRegion } from "./read-region";
 import { detectText } from "./text-detector";
 import { foldTable, recognizeRegions } from "./text-recognizer";
-import { estimateFrame, toRegions } from "./text-regions";
+import { estimateFrame, type PageFrame, toRegions } from "./text-regions";
 
 let fold: Int16Array | undefined;
 /** How much taller (in text heights) the second crop of a short region is. */
@@ -16,6 +18,8 @@ const STRETCH = 1.6;
 /** Regions wider than this (in text heights) are lines of text, not values: not worth a stretched reading. */
 const MAX_STRETCHED_WIDTH = 12;
 const SURE = 0.98;
+/** How far (in text heights) before the label's end the own crop of a value merged with its label starts. */
+const VALUE_MARGIN = 0.2;
 
 /** Detects and reads every text region of one page image (PNG/JPEG), in the page's deskewed frame. */
 export async function recognizePage(image: Buffer, page: number): Promise<ReadRegion[]> {
@@ -61,5 +65,35 @@ export async function recognizePage(image: Buffer, page: number): Promise<ReadRe
   stretchable.forEach((ri, k) => {
     read[ri]!.stretched = stretched[k]!;
   });
+  await readMergedDates(models.rec, fold, raster, frame, read);
   return read;
+}
+
+/**
+ * A date the detector merged with its printed label ("DOB:12/11/1996") is read again from its own crop, plainly and
+ * stretched: print and handwriting in one strip read worse than the handwriting alone (measured: dates of birth
+ * 75 -> 85 % on the committed corpus). Names are not: their own crop lost the space between the words.
+ */
+async function readMergedDates(
+  rec: InferenceSession,
+  fold: Int16Array,
+  raster: Raster,
+  frame: PageFrame,
+  read: ReadRegion[],
+) {
+  const merged = read.flatMap((r) => {
+    const hit = matchLabel(r);
+    if (hit?.field !== "patientDob" && hit?.field !== "examDate") return [];
+    return hit.endStep < r.matrix.steps - 1 ? [{ r, endStep: hit.endStep }] : [];
+  });
+  const crops = merged.map(({ r, endStep }) => {
+    const cut = r.u0 + (endStep / r.matrix.steps) * (r.u1 - r.u0);
+    const { u1, v0, v1, score, box } = r;
+    return { u0: Math.max(r.u0, cut - VALUE_MARGIN * (v1 - v0)), u1, v0, v1, score, box };
+  });
+  const plain = await recognizeRegions(rec, fold, raster, frame, crops);
+  const stretched = await recognizeRegions(rec, fold, raster, frame, crops, STRETCH);
+  merged.forEach(({ r }, k) => {
+    r.value = { ...toReadRegion(crops[k]!, plain[k]!), stretched: stretched[k]! };
+  });
 }
