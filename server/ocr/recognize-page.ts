@@ -4,10 +4,10 @@ import { loadPaddleModels } from "./paddle-models";
 import { decodeRaster, type Raster } from "./raster";
 import { type ReadRegion, toReadRegion } from "./read-region";
 import { detectText } from "./text-detector";
-import { foldTable, recognizeRegions } from "./text-recognizer";
+import { type FoldTable, foldTable, recognizeRegions } from "./text-recognizer";
 import { estimateFrame, type PageFrame, toRegions } from "./text-regions";
 
-let fold: Int16Array | undefined;
+let fold: FoldTable | undefined;
 /** How much taller (in text heights) the second crop of a short region is. */
 const VARIANT_GROW = 0.12;
 /**
@@ -76,7 +76,7 @@ export async function recognizePage(image: Buffer, page: number): Promise<ReadRe
  */
 async function readMergedDates(
   rec: InferenceSession,
-  fold: Int16Array,
+  fold: FoldTable,
   raster: Raster,
   frame: PageFrame,
   read: ReadRegion[],
