@@ -12,7 +12,8 @@
  *                                              the generator draws exam dates up to then, and an exam after today
  *                                              is rightly doubted by the date rules)
  *
- * Runs the pipeline in this process (the same code the OCR child runs) so that peak RSS is the pipeline's own.
+ * Reads pages in this process (the same code the reading child runs) so that peak RSS is the reading pipeline's own;
+ * files are turned into pages by the loading child, as in the product.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -20,7 +21,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { deserialize, serialize } from "node:v8";
 import type { OcrResult } from "../domain/contracts/ocr";
-import { loadWorksheetPages } from "../server/ocr/load-worksheet-pages";
+import { loadWorksheetPages, shutdownOcr } from "../server/ocr/ocr-service";
 import type { ReadRegion } from "../server/ocr/read-region";
 import { assembleResult } from "../server/ocr/read-worksheet";
 import { recognizePage } from "../server/ocr/recognize-page";
@@ -143,7 +144,8 @@ async function main() {
     const result: OcrResult = assembleResult(pages, now);
     const seconds = (performance.now() - started) / 1000 / Math.max(1, pages.length);
     const cpu = process.cpuUsage(cpuStart);
-    // CPU time (all threads) does not grow when other programs compete for the cores, wall time does.
+    // CPU time (all threads of this process: reading, not loading) does not grow when other programs compete for
+    // the cores, wall time does.
     const cpuSeconds = (cpu.user + cpu.system) / 1e6 / Math.max(1, pages.length);
     const tally = tallies[truth.level]!;
     tally.docs++;
@@ -199,4 +201,8 @@ async function main() {
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
-await main();
+try {
+  await main();
+} finally {
+  await shutdownOcr();
+}

@@ -4,15 +4,20 @@ import { OcrInputError } from "./ocr-input-error";
 import type { OcrJob, OcrReply, OcrRequest } from "./ocr-protocol";
 
 /** Two cores: one child with two inference threads is the fastest per page; more children only queue on CPU. */
-const POOL_SIZE = Math.max(1, Number(process.env.OCR_WORKERS) || 1);
+const READERS = Math.max(1, Number(process.env.OCR_WORKERS) || 1);
 const JOB_TIMEOUT_MS = Number(process.env.OCR_TIMEOUT_MS) || 120_000;
 /** A child holds a few hundred MB once models are loaded; give it back when OCR has been idle for a while. */
 const IDLE_EXIT_MS = Number(process.env.OCR_IDLE_MS) || 120_000;
 /**
- * Native allocations of the inference runtime fragment over many pages; a child above this size is replaced after
- * its job (reloading the models takes well under a second), which keeps memory bounded under 800 MB.
+ * Native allocations of the inference runtime fragment over many pages; a reading child above this size is
+ * replaced after its job (reloading the models takes well under a second), which keeps it under 800 MB.
  */
-const RECYCLE_RSS_BYTES = (Number(process.env.OCR_RECYCLE_MB) || 650) * 1024 * 1024;
+const READER_RECYCLE_BYTES = (Number(process.env.OCR_RECYCLE_MB) || 650) * 1024 * 1024;
+/**
+ * A loading child that rendered a PDF keeps pdf.js and its page buffers (200 to 400 MB measured) and is replaced;
+ * one that only set photos upright stays small and is kept.
+ */
+const LOADER_RECYCLE_BYTES = 250 * 1024 * 1024;
 
 type Job = {
   request: OcrJob;
@@ -40,9 +45,16 @@ function childEntry(): { path: string; execArgv: string[] } {
  * per child at a time, children started on first use (never at server start) and stopped when idle.
  */
 class OcrRunner {
-  private readonly slots: Slot[] = Array.from({ length: POOL_SIZE }, () => ({ child: null, busy: false }));
+  private readonly slots: Slot[];
   private readonly queue: Job[] = [];
   private nextId = 1;
+
+  constructor(
+    size: number,
+    private readonly recycleBytes: number,
+  ) {
+    this.slots = Array.from({ length: size }, () => ({ child: null, busy: false }));
+  }
 
   run(request: OcrJob): Promise<OcrReply & { ok: true }> {
     return new Promise((resolve, reject) => {
@@ -91,7 +103,7 @@ class OcrRunner {
     };
     const onMessage = (reply: OcrReply) => {
       if (reply.id !== id) return;
-      if (reply.rss > RECYCLE_RSS_BYTES) this.retire(slot);
+      if (reply.rss > this.recycleBytes) this.retire(slot);
       finish(() => {
         if (reply.ok) job.resolve(reply);
         else if (reply.error.inputReason) job.reject(new OcrInputError(reply.error.inputReason, reply.error.message));
@@ -140,8 +152,17 @@ class OcrRunner {
   }
 }
 
-let runner: OcrRunner | undefined;
-export const ocrRunner = () => {
-  runner ??= new OcrRunner();
-  return runner;
+let readers: OcrRunner | undefined;
+let loaders: OcrRunner | undefined;
+/**
+ * Reading pages (the models) and loading files (pdf.js, sharp) run in separate children: in one process pdf.js and
+ * the models together passed 900 MB.
+ */
+export const readerPool = () => {
+  readers ??= new OcrRunner(READERS, READER_RECYCLE_BYTES);
+  return readers;
+};
+export const loaderPool = () => {
+  loaders ??= new OcrRunner(1, LOADER_RECYCLE_BYTES);
+  return loaders;
 };

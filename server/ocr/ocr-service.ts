@@ -1,6 +1,6 @@
 import type { Box, OcrField, OcrResult } from "../../domain/contracts/ocr";
 import { ocrResultSchema } from "../../domain/contracts/ocr";
-import { ocrRunner } from "./ocr-runner";
+import { loaderPool, readerPool } from "./ocr-runner";
 
 export { OcrInputError, type OcrInputReason } from "./ocr-input-error";
 export { OcrFailure } from "./ocr-runner";
@@ -14,7 +14,7 @@ const asBytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
  * Throws OcrInputError for an unreadable image, OcrFailure when the OCR machinery itself fails.
  */
 export async function recognizeWorksheet(pages: Buffer[], opts: { now?: Date } = {}): Promise<OcrResult> {
-  const reply = await ocrRunner().run({
+  const reply = await readerPool().run({
     kind: "recognize",
     pages: pages.map(asBytes),
     now: (opts.now ?? new Date()).getTime(),
@@ -24,15 +24,16 @@ export async function recognizeWorksheet(pages: Buffer[], opts: { now?: Date } =
 
 /**
  * Turns an uploaded file into page images, detecting PDF or image by content: a PDF is rasterised (every page),
- * an image is set upright from its EXIF orientation and bounded in size. Runs in the OCR child process because
- * PDF rendering is CPU-bound. Throws OcrInputError (empty, unsupported, corrupt, encrypted, no pages).
+ * an image is set upright from its EXIF orientation and bounded in size. Runs in a child process because PDF
+ * rendering is CPU-bound, and not the reading one: pdf.js and the models together passed 900 MB.
+ * Throws OcrInputError (empty, unsupported, corrupt, encrypted, no pages).
  */
 export async function loadWorksheetPages(file: Buffer): Promise<Buffer[]> {
-  const reply = await ocrRunner().run({ kind: "load", file: asBytes(file) });
+  const reply = await loaderPool().run({ kind: "load", file: asBytes(file) });
   return (reply.pages ?? []).map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
 }
 
 /** Stops the OCR child processes (for CLI exit and server shutdown); the next call starts them again. */
-export function shutdownOcr(): Promise<void> {
-  return ocrRunner().shutdown();
+export async function shutdownOcr(): Promise<void> {
+  await Promise.all([readerPool().shutdown(), loaderPool().shutdown()]);
 }
