@@ -58,6 +58,15 @@ describe("extractPatientFields", () => {
     expect(extractPatientFields(initial, now).patientName.value).toBe("F. Thomas");
   });
 
+  it("keeps a middle initial written against the given name", () => {
+    const name = (text: string) =>
+      extractPatientFields([at("Name:", { u: 100, v: 300 }), at(text, { u: 180, v: 300 })], now).patientName.value;
+    expect(name("MICHAELB. MORRIS")).toBe("MICHAEL B. MORRIS");
+    // A name that ends in a capital is not split, nor a word whose letters before the last are no name.
+    expect(name("ANDERSON, JOHN")).toBe("ANDERSON, JOHN");
+    expect(name("XQZWB. MORRIS")).toBe("XQZWB. MORRIS");
+  });
+
   it("pools the stretched reading of a date written apart from its label", () => {
     const value = at("7/1/2022", { u: 260, v: 300 }, 0.5, { 2: { char: "7", prob: 0.45 } });
     const label = at("Exam Date:", { u: 100, v: 300 });

@@ -203,13 +203,26 @@ function nameWords(d: Decoded, span: Span): NameWord[] {
     }
     words.at(-1)!.push(c);
   });
-  const nonEmpty = words.filter((w) => w.length > 0);
+  const nonEmpty = words.filter((w) => w.length > 0).flatMap(splitInitial);
   return nonEmpty.map((w, k) => ({
     text: w.map((c) => c.char).join(""),
     matrix: span.matrix,
     from: k > 0 ? nonEmpty[k - 1]!.at(-1)!.step + 1 : span.from,
     to: k + 1 < nonEmpty.length ? nonEmpty[k + 1]![0]!.step : span.to,
   }));
+}
+
+/**
+ * A middle initial written against the name before it ("MICHAELB." for "MICHAEL B.") is a word of its own when the
+ * letters before it are a name and the whole is not.
+ */
+function splitInitial(word: DecodedChar[]): DecodedChar[][] {
+  const text = word.map((c) => c.char).join("");
+  if (!/^[A-Za-z]{3,}[A-Z]\.$/.test(text)) return [word];
+  const lexicon = nameLexicon();
+  const letters = text.slice(0, -1);
+  if (lexicon.has(letters) || !lexicon.has(letters.slice(0, -1))) return [word];
+  return [word.slice(0, -2), word.slice(-2)];
 }
 
 /** Checks every word of a name against the lexicon (punctuation around a word is kept as written). */
