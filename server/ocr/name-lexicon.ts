@@ -16,7 +16,7 @@ export type NameLexicon = {
 };
 
 /** Where a name only the broad list knows stands, as if ranked after every census name. */
-const BROAD_ONLY_RANK = 200_000;
+export const BROAD_ONLY_RANK = 200_000;
 
 let cached: NameLexicon | undefined;
 

@@ -75,6 +75,32 @@ describe("rescoreNameWord", () => {
     });
   });
 
+  it("checks the name after a one-letter prefix, keeping the prefix", () => {
+    const names = fromWords([], new Map([["brien", 500]]));
+    // "O'BRJEN" where the recogniser also saw the "I".
+    const m = syntheticRegion("O'BRJEN", { u: 0, v: 0 }, 0.6, { 4: { char: "I", prob: 0.3 } }).matrix;
+    expect(rescoreNameWord({ text: "O'BRJEN", matrix: m, from: 0, to: m.steps }, names).text).toBe("O'BRIEN");
+  });
+
+  it("puts back the space between two names read as one word", () => {
+    const names = fromWords(
+      ["andrewfitz"],
+      new Map([
+        ["andrew", 40],
+        ["fitzgerald", 900],
+        ["gerald", 300],
+      ]),
+    );
+    const word = (text: string) => {
+      const m = syntheticRegion(text, { u: 0, v: 0 }).matrix;
+      return rescoreNameWord({ text, matrix: m, from: 0, to: m.steps }, names);
+    };
+    expect(word("AndrewFitzgerald")).toEqual({ text: "Andrew Fitzgerald", factor: 1 });
+    // Only a reading no list knows is split, and only into two listed names.
+    expect(word("Andrewfitz").text).toBe("Andrewfitz");
+    expect(word("Andrewxyzgerald")).toEqual({ text: "Andrewxyzgerald", factor: 0.7 });
+  });
+
   it("takes a common name the recogniser saw only faintly, but marks it for checking", () => {
     const m = syntheticRegion("Jacksou", { u: 0, v: 0 }, 0.9, { 6: { char: "n", prob: 0.005 } }).matrix;
     const result = rescoreNameWord({ text: "Jacksou", matrix: m, from: 0, to: m.steps }, lexicon);

@@ -1,5 +1,5 @@
 import { labelLogProb } from "./ctc-forward";
-import type { NameLexicon } from "./name-lexicon";
+import { BROAD_ONLY_RANK, type NameLexicon } from "./name-lexicon";
 import type { CharMatrix } from "./text-recognizer";
 
 /** One written word of a name and the recogniser steps it was read from. */
@@ -44,29 +44,48 @@ function caseLike(name: string, like: string): string {
  * doubtful when the recogniser itself preferred its reading by far.
  * Returns the word and a factor for the field's confidence.
  */
-export function rescoreNameWord(word: NameWord, lexicon: NameLexicon): { text: string; factor: number } {
-  const core = word.text;
-  if (/^[A-Za-z]+(['-][A-Za-z]+)+$/.test(core)) return joinedName(word, lexicon);
-  if (!/^[A-Za-z]{3,}$/.test(core)) return { text: core, factor: 1 };
+export function rescoreNameWord(word: NameWord, lexicon: NameLexicon, prefix = ""): { text: string; factor: number } {
+  const core = word.text.slice(prefix.length);
+  if (!prefix && /^[A-Za-z]+(['-][A-Za-z]+)+$/.test(core)) return joinedName(word, lexicon);
+  if (!/^[A-Za-z]{3,}$/.test(core)) return { text: word.text, factor: 1 };
   const readRank = lexicon.rank(core);
-  if (readRank <= SURE_RANK) return { text: core, factor: 1 };
-  const near = lexicon.near(core, core.length <= 4 ? 1 : 2);
+  if (readRank <= SURE_RANK) return { text: word.text, factor: 1 };
   const known = Number.isFinite(readRank);
-  if (near.length === 0) return { text: core, factor: known ? 1 : UNKNOWN_FACTOR };
-  const readLog = labelLogProb(word.matrix, core, word.from, word.to);
+  const kept = { text: word.text, factor: known ? 1 : UNKNOWN_FACTOR };
+  const near = lexicon.near(core, core.length <= 4 ? 1 : 2);
+  if (near.length === 0) return known ? kept : (twoNames(core, lexicon) ?? kept);
+  // Scored with the prefix ("O'" of "O'Brien"), which was read along with the name.
+  const logOf = (name: string) => labelLogProb(word.matrix, prefix + name, word.from, word.to);
+  const readLog = logOf(core);
   const score = (log: number, rank: number) => log - RANK_WEIGHT * Math.log(Math.min(rank, UNKNOWN_RANK));
   const scored = near
-    .map((name) => ({ name, log: labelLogProb(word.matrix, name, word.from, word.to), rank: lexicon.rank(name) }))
+    .map((name) => ({ name, log: logOf(name), rank: lexicon.rank(name) }))
     .filter((c) => c.log >= readLog - PLAUSIBLE_MARGIN)
     .sort((a, b) => score(b.log, b.rank) - score(a.log, a.rank));
   const best = scored[0];
   const readScore = score(readLog, readRank);
-  if (!best || score(best.log, best.rank) <= readScore) return { text: core, factor: known ? 1 : UNKNOWN_FACTOR };
+  if (!best || score(best.log, best.rank) <= readScore) return known ? kept : (twoNames(core, lexicon) ?? kept);
   // The replacement's share among the reading and its close names: two names almost as likely leave doubt.
   const top = score(best.log, best.rank);
   const total = Math.exp(readScore - top) + scored.reduce((s, c) => s + Math.exp(score(c.log, c.rank) - top), 0);
   const seen = best.log >= readLog - SEEN_MARGIN;
-  return { text: caseLike(best.name, core), factor: seen ? 1 / total : Math.min(1 / total, CENSUS_CARRIED_FACTOR) };
+  return {
+    text: prefix + caseLike(best.name, core),
+    factor: seen ? 1 / total : Math.min(1 / total, CENSUS_CARRIED_FACTOR),
+  };
+}
+
+/**
+ * Two census names run together where the space was lost ("AndrewFitzgerald"), for a reading no list knows: the
+ * split whose names are the most common. Each part has at least three letters.
+ */
+function twoNames(core: string, lexicon: NameLexicon): { text: string; factor: number } | null {
+  let best: { at: number; rank: number } | null = null;
+  for (let at = 3; at <= core.length - 3; at++) {
+    const rank = Math.max(lexicon.rank(core.slice(0, at)), lexicon.rank(core.slice(at)));
+    if (rank < BROAD_ONLY_RANK && (!best || rank < best.rank)) best = { at, rank };
+  }
+  return best ? { text: `${core.slice(0, best.at)} ${core.slice(best.at)}`, factor: 1 } : null;
 }
 
 /**
@@ -79,6 +98,8 @@ function joinedName(word: NameWord, lexicon: NameLexicon): { text: string; facto
   // "O'Brien", "D'Angelo": a single letter before an apostrophe is a prefix, not a stray stroke.
   const prefix = (p: string, i: number) => i === 0 && p.length === 1 && word.text[1] === "'";
   if (parts.every((p, i) => prefix(p, i) || (p.length >= 2 && known(p)))) return { text: word.text, factor: 1 };
+  // "O'BRJEN": the name after the prefix is checked like any other, with the prefix kept.
+  if (parts.length === 2 && prefix(parts[0]!, 0)) return rescoreNameWord(word, lexicon, word.text.slice(0, 2));
   const joined = parts.join("");
   if (!known(joined)) return { text: word.text, factor: UNKNOWN_FACTOR };
   return rescoreNameWord({ ...word, text: joined }, lexicon);
