@@ -108,6 +108,17 @@ describe("rescoreNameWord", () => {
     expect(result.factor).toBeLessThan(0.8);
   });
 
+  it("guesses further for a reading no list knows, but never by dropping clear letters", () => {
+    // The "n" got 1/9,000 of the "u": beyond what a known reading allows, within what an unknown one does.
+    const m = syntheticRegion("Jacksou", { u: 0, v: 0 }, 0.9, { 6: { char: "n", prob: 0.0001 } }).matrix;
+    const result = rescoreNameWord({ text: "Jacksou", matrix: m, from: 0, to: m.steps }, lexicon);
+    expect(result.text).toBe("Jackson");
+    expect(result.factor).toBeLessThan(0.8);
+    // "Jacks" would need the clear "o" and "u" to be nothing.
+    const clear = syntheticRegion("Jacksou", { u: 0, v: 0 }, 0.99).matrix;
+    expect(rescoreNameWord({ text: "Jacksou", matrix: clear, from: 0, to: clear.steps }, lexicon).text).toBe("Jacksou");
+  });
+
   it("leaves a common name as read", () => {
     const m = syntheticRegion("Thomas", { u: 0, v: 0 }).matrix;
     expect(rescoreNameWord({ text: "Thomas", matrix: m, from: 0, to: m.steps }, lexicon)).toEqual({

@@ -16,6 +16,13 @@ const SEEN_MARGIN = Math.log(20);
  * scrawled "Jacksou" is Jackson), so the name is taken but shown for checking.
  */
 const PLAUSIBLE_MARGIN = Math.log(1000);
+/**
+ * The same bound for a reading no list knows ("Thompon", "MOKKIS"): it is no name as written, so a close common
+ * name the recogniser gave 1/100,000 of its probability is the better guess, still shown for checking; only a
+ * name at least as long, because handwriting loses and garbles letters far more often than it adds clear ones
+ * (measured on four held-out corpora: names 75 -> 80 % on two, no change on the others).
+ */
+const UNKNOWN_PLAUSIBLE_MARGIN = Math.log(100_000);
 /** Confidence factor of a name the census carried: under the screen's 0.8, so the field asks to be checked. */
 const CENSUS_CARRIED_FACTOR = 0.75;
 /** A name this common in the census is taken as read. */
@@ -60,7 +67,10 @@ export function rescoreNameWord(word: NameWord, lexicon: NameLexicon, prefix = "
   const score = (log: number, rank: number) => log - RANK_WEIGHT * Math.log(Math.min(rank, UNKNOWN_RANK));
   const scored = near
     .map((name) => ({ name, log: logOf(name), rank: lexicon.rank(name) }))
-    .filter((c) => c.log >= readLog - PLAUSIBLE_MARGIN)
+    .filter((c) => {
+      const margin = known || c.name.length < core.length ? PLAUSIBLE_MARGIN : UNKNOWN_PLAUSIBLE_MARGIN;
+      return c.log >= readLog - margin;
+    })
     .sort((a, b) => score(b.log, b.rank) - score(a.log, a.rank));
   const best = scored[0];
   const readScore = score(readLog, readRank);
