@@ -71,10 +71,16 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
 
 /** How far down the list a plausible date may be found before it counts as a guess. */
 const IMPLAUSIBLE_FACTOR = 0.3;
+/**
+ * Vascular laboratories examine adults nearly always: a reading that makes the patient a child at the exam ("73"
+ * read as "13") is weighed down against the other readings of the same strokes, and stays doubtful if it wins.
+ */
+const ADULT_AGE_YEARS = 18;
+const MINOR_FACTOR = 0.3;
 
 /**
  * Picks the exam date and the date of birth together: an exam is not in the future, a birth is before the exam
- * (or today) and less than 120 years before it. The likeliest plausible option wins; when none is plausible the
+ * (or today) and less than 120 years before it, and most likely 18 years or more before it. The likeliest plausible option wins; when none is plausible the
  * likeliest one is kept at a low confidence, for the clinician to check.
  */
 export function choosePatientDates(
@@ -86,7 +92,12 @@ export function choosePatientDates(
   const examOk = exam.filter((e) => e.value <= end && yearsBetween(e.value, end) < MAX_AGE_YEARS);
   const examPick = examOk[0] ?? (exam[0] ? { ...exam[0], confidence: exam[0].confidence * IMPLAUSIBLE_FACTOR } : null);
   const limit = examPick?.value ?? end;
-  const dobOk = dob.filter((d) => d.value <= limit && yearsBetween(d.value, limit) < MAX_AGE_YEARS);
+  const dobOk = dob
+    .filter((d) => d.value <= limit && yearsBetween(d.value, limit) < MAX_AGE_YEARS)
+    .map((d) =>
+      yearsBetween(d.value, limit) < ADULT_AGE_YEARS ? { ...d, confidence: d.confidence * MINOR_FACTOR } : d,
+    )
+    .sort((a, b) => b.confidence - a.confidence);
   const dobPick = dobOk[0] ?? (dob[0] ? { ...dob[0], confidence: dob[0].confidence * IMPLAUSIBLE_FACTOR } : null);
   return { dob: dobPick, exam: examPick };
 }

@@ -113,7 +113,7 @@ describe("extractPatientFields", () => {
   });
 
   it("takes a date of birth before the exam date over a likelier one after it", () => {
-    const dob = at("12.04.2025", { u: 260, v: 300 }, 0.6, { 9: { char: "1", prob: 0.35 } });
+    const dob = at("12.04.2025", { u: 260, v: 300 }, 0.6, { 8: { char: "0", prob: 0.35 } });
     const fields = extractPatientFields(
       [
         at("DOB:", { u: 100, v: 300 }),
@@ -124,7 +124,26 @@ describe("extractPatientFields", () => {
       now,
     );
     expect(fields.examDate.value).toBe("2024-06-03");
-    expect(fields.patientDob.value).toBe("2021-04-12");
+    expect(fields.patientDob.value).toBe("2005-04-12");
     expect(fields.patientDob.confidence).toBeLessThan(0.5);
+  });
+
+  it("prefers the reading of a date of birth that makes the patient an adult", () => {
+    const fields = (dob: string, prob: number, alternative: Record<number, { char: string; prob: number }>) =>
+      extractPatientFields(
+        [
+          at("DOB:", { u: 100, v: 300 }),
+          at(dob, { u: 260, v: 300 }, prob, alternative),
+          at("Exam Date:", { u: 700, v: 300 }),
+          at("03.06.2024", { u: 860, v: 300 }, 0.99),
+        ],
+        now,
+      ).patientDob;
+    // "73" where the recogniser saw a "1" a little more than the "7".
+    expect(fields("05.04.13", 0.6, { 6: { char: "7", prob: 0.35 } })).toMatchObject({ value: "1973-04-05" });
+    // A child's date of birth read clearly stays, shown for checking.
+    const child = fields("05.04.13", 0.95, {});
+    expect(child.value).toBe("2013-04-05");
+    expect(child.confidence).toBeLessThan(0.8);
   });
 });
