@@ -33,6 +33,14 @@ describe("readNumberCell", () => {
     expect(without!.confidence).toBeLessThan(0.5);
   });
 
+  it("doubts a lone 1 in a whole-number column", () => {
+    const edv = { decimals: false, min: 0, max: 400 };
+    const lone = readNumberCell([syntheticRegion("1", { u: 0, v: 0 }, 0.99)], edv);
+    expect(lone).toMatchObject({ value: 1 });
+    expect(lone!.confidence).toBeLessThan(0.35);
+    expect(readNumberCell([syntheticRegion("7", { u: 0, v: 0 }, 0.99)], edv)!.confidence).toBeGreaterThan(0.9);
+  });
+
   it("lets the taller and the stretched crops vote, with doubt where they disagree", () => {
     const region = syntheticRegion("11", { u: 0, v: 0 }, 0.5, { 1: { char: "7", prob: 0.45 } });
     region.alternates = [region.matrix];
