@@ -48,7 +48,8 @@ function caseLike(name: string, like: string): string {
  * Checks a name word against the lexicon with the recogniser's own probabilities: a word in the lexicon stays;
  * otherwise the close dictionary names (1 edit for short words, 2 for longer) are scored by P(name | output)
  * (CTC forward) and by their census frequency; the best replaces the reading when it scores higher, and is marked
- * doubtful when the recogniser itself preferred its reading by far.
+ * doubtful when the recogniser itself preferred its reading by far. `prefix` ("O'") is read with the name and
+ * kept, but not checked.
  * Returns the word and a factor for the field's confidence.
  */
 export function rescoreNameWord(word: NameWord, lexicon: NameLexicon, prefix = ""): { text: string; factor: number } {
