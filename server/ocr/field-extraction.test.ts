@@ -37,6 +37,13 @@ describe("extractPatientFields", () => {
     expect(fields.examDate.value).toBeNull();
   });
 
+  it("takes a short label whose colon was not read when digits follow it, but not a word of a name", () => {
+    const dob = [at("D.O.B.1/3/1975", { u: 100, v: 360 })];
+    expect(extractPatientFields(dob, now).patientDob.value).toBe("1975-03-01");
+    const name = [at("Name:", { u: 100, v: 300 }), at("IDA", { u: 180, v: 300 }), at("KING", { u: 250, v: 300 })];
+    expect(extractPatientFields(name, now).patientName.value).toBe("IDA KING");
+  });
+
   it("skips a sliver the detector found between a label and its value", () => {
     const regions = [
       at("Name:", { u: 100, v: 300 }),

@@ -70,9 +70,11 @@ export function matchLabel(region: ReadRegion): LabelHit | null {
     const endIndex = prefixes.findIndex((p) => p.length === label.length);
     let next = endIndex + 1;
     while (next < chars.length && /[.\s]/.test(chars[next]!.char)) next++;
-    // A short label like "name" or "id" must be followed by a colon, otherwise it is a word of some value.
+    // A short label like "name" or "id" must be followed by a colon, otherwise it is a word of some value; or by
+    // digits, which no name has ("DOB 1/3/1975" whose faint colon was not read).
     const colon = chars[next]?.char === ":";
-    if (label.length <= 4 && !colon && next < chars.length) continue;
+    const digitsFollow = chars.slice(next).some((c) => /\d/.test(c.char));
+    if (label.length <= 4 && !colon && !digitsFollow && next < chars.length) continue;
     while (next < chars.length && /[:\s.]/.test(chars[next]!.char)) next++;
     const endStep = next < chars.length ? chars[next]!.step - 1 : region.matrix.steps;
     return { field, endStep: Math.max(0, endStep) };
