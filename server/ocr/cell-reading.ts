@@ -23,7 +23,7 @@ const NO_POINT_WEIGHT = 0.5;
 const LONE_STROKE_WEIGHT = 0.3;
 
 /**
- * Reads one table cell with the number grammar, from its main crop, the taller one and the stretched one. Every
+ * Reads one table cell with the number grammar, from its main crop, the taller one and the stretched ones. Every
  * grammatical reading of every crop votes for its value with its probability share times its fit (how far the
  * grammar had to force it); implausible values cannot win but keep their votes, so a cell whose likeliest reading
  * is impossible gets a low confidence. The confidence is the winner's share of all votes: two close readings, crops

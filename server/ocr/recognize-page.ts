@@ -15,6 +15,11 @@ const VARIANT_GROW = 0.12;
  * recogniser's two or three steps per character two thin strokes ("11") collapse into one.
  */
 const STRETCH = 1.6;
+/**
+ * A fourth reading of a doubtful cell, stretched further: one more vote that separates thin strokes (measured on five
+ * corpora: measurement recall up 0.4 to 0.9 points, precision -0.3 to +0.6, for 0.3 s more CPU a page).
+ */
+const WIDE_STRETCH = 2.2;
 /** Regions wider than this (in text heights) are lines of text, not values: not worth a stretched reading. */
 const MAX_STRETCHED_WIDTH = 12;
 const SURE = 0.98;
@@ -33,8 +38,8 @@ export async function recognizePage(image: Buffer, page: number): Promise<ReadRe
   const regions = toRegions(components, frame, page, pixel);
   const matrices = await recognizeRegions(models.rec, fold, raster, frame, regions);
   const read = regions.map((r, i) => toReadRegion(r, matrices[i]!));
-  // Regions the recogniser is not sure of are read again: short ones (table cells) from a taller crop and a
-  // stretched one, so their readings can vote; other values with digits (dates) from the stretched crop. Confident
+  // Regions the recogniser is not sure of are read again: short ones (table cells) from a taller crop and two
+  // stretched ones, so their readings can vote; other values with digits (dates) from the stretched crop. Confident
   // regions (nearly all of a printed page) skip this: it costs about a third more time.
   const unsure = (r: ReadRegion) => r.read.confidence < SURE && r.u1 - r.u0 < MAX_STRETCHED_WIDTH * (r.v1 - r.v0);
   const short = (r: ReadRegion) => r.u1 - r.u0 < 3.5 * (r.v1 - r.v0);
@@ -51,8 +56,16 @@ export async function recognizePage(image: Buffer, page: number): Promise<ReadRe
       return { ...r, v0: r.v0 - VARIANT_GROW * h, v1: r.v1 + VARIANT_GROW * h };
     }),
   );
+  const wider = await recognizeRegions(
+    models.rec,
+    fold,
+    raster,
+    frame,
+    cells.map((i) => regions[i]!),
+    WIDE_STRETCH,
+  );
   cells.forEach((ri, k) => {
-    read[ri]!.alternates = [taller[k]!];
+    read[ri]!.alternates = [taller[k]!, wider[k]!];
   });
   const stretched = await recognizeRegions(
     models.rec,
