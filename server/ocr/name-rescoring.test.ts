@@ -45,6 +45,15 @@ describe("rescoreNameWord", () => {
     expect(result.factor).toBeGreaterThan(0.5);
   });
 
+  it("considers names two edits away from a short reading too", () => {
+    const names = fromWords([], new Map([["john", 5]]));
+    const m = syntheticRegion("Jahr", { u: 0, v: 0 }, 0.6, {
+      1: { char: "o", prob: 0.3 },
+      3: { char: "n", prob: 0.3 },
+    }).matrix;
+    expect(rescoreNameWord({ text: "Jahr", matrix: m, from: 0, to: m.steps }, names).text).toBe("John");
+  });
+
   it("keeps the writer's capitals", () => {
     const m = syntheticRegion("JACKSOU", { u: 0, v: 0 }, 0.6, { 6: { char: "N", prob: 0.3 } }).matrix;
     expect(rescoreNameWord({ text: "JACKSOU", matrix: m, from: 0, to: m.steps }, lexicon).text).toBe("JACKSON");
