@@ -3,6 +3,7 @@ import { labelLogProb } from "./ctc-forward";
 import { editDistance, fromWords } from "./name-lexicon";
 import { rescoreNameWord } from "./name-rescoring";
 import { syntheticRegion } from "./synthetic-region";
+import { ASCII_CHARS } from "./text-recognizer";
 
 const lexicon = fromWords(
   ["gallagher", "smith", "jones"],
@@ -52,6 +53,20 @@ describe("rescoreNameWord", () => {
       3: { char: "n", prob: 0.3 },
     }).matrix;
     expect(rescoreNameWord({ text: "Jahr", matrix: m, from: 0, to: m.steps }, names).text).toBe("John");
+  });
+
+  it("considers names near the recogniser's next-best reading too", () => {
+    const names = fromWords([], new Map([["taylor", 10]]));
+    // Three edits from "Faylan", two from the next reading "Faylar": the last letter's step also holds an "r".
+    const m = syntheticRegion("Faylan", { u: 0, v: 0 }, 0.9, {
+      0: { char: "T", prob: 0.05 },
+      4: { char: "o", prob: 0.05 },
+    }).matrix;
+    const last = 11 * 96;
+    m.probs[last + ASCII_CHARS.indexOf("n") + 1] = 0.6;
+    m.probs[last + ASCII_CHARS.indexOf("r") + 1] = 0.35;
+    m.probs[last] = 0.05;
+    expect(rescoreNameWord({ text: "Faylan", matrix: m, from: 0, to: m.steps }, names).text).toBe("Taylor");
   });
 
   it("keeps the writer's capitals", () => {

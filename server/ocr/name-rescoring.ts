@@ -1,4 +1,6 @@
+import { constrainedDecode } from "./ctc-constrained";
 import { labelLogProb } from "./ctc-forward";
+import { Grammar } from "./ctc-grammar";
 import { BROAD_ONLY_RANK, type NameLexicon } from "./name-lexicon";
 import type { CharMatrix } from "./text-recognizer";
 
@@ -53,8 +55,8 @@ function caseLike(name: string, like: string): string {
 
 /**
  * Checks a name word against the lexicon with the recogniser's own probabilities: a word in the lexicon stays;
- * otherwise the dictionary names within MAX_EDITS are scored by P(name | output)
- * (CTC forward) and by their census frequency; the best replaces the reading when it scores higher, and is marked
+ * otherwise the dictionary names close to it or to the recogniser's next-best reading are scored by
+ * P(name | output) (CTC forward) and by their census frequency; the best replaces the reading when it scores higher, and is marked
  * doubtful when the recogniser itself preferred its reading by far. `prefix` ("O'") is read with the name and
  * kept, but not checked.
  * Returns the word and a factor for the field's confidence.
@@ -67,7 +69,7 @@ export function rescoreNameWord(word: NameWord, lexicon: NameLexicon, prefix = "
   if (readRank <= SURE_RANK) return { text: word.text, factor: 1 };
   const known = Number.isFinite(readRank);
   const kept = { text: word.text, factor: known ? 1 : UNKNOWN_FACTOR };
-  const near = lexicon.near(core, MAX_EDITS);
+  const near = candidateNames(word, core, lexicon, prefix);
   if (near.length === 0) return known ? kept : (twoNames(core, lexicon) ?? kept);
   // Scored with the prefix ("O'" of "O'Brien"), which was read along with the name.
   const logOf = (name: string) => labelLogProb(word.matrix, prefix + name, word.from, word.to);
@@ -121,4 +123,26 @@ function joinedName(word: NameWord, lexicon: NameLexicon): { text: string; facto
   const joined = parts.join("");
   if (!known(joined)) return { text: word.text, factor: UNKNOWN_FACTOR };
   return rescoreNameWord({ ...word, text: joined }, lexicon);
+}
+
+const LETTERS = new Grammar([[{ chars: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", min: 1, max: 40 }]]);
+
+/**
+ * The dictionary names near the reading and near the recogniser's next-best reading of the same steps (letters
+ * only): a name can be three edits from what was read and two from what was nearly read ("fayon", next "faylon",
+ * for "Taylor"). Measured on five corpora: names +5 points on one, none lost; two or three next readings brought
+ * in wrong names.
+ */
+function candidateNames(word: NameWord, core: string, lexicon: NameLexicon, prefix: string): string[] {
+  const read = core.toLowerCase();
+  const readings = [read];
+  if (!prefix) {
+    const { candidates } = constrainedDecode(word.matrix, LETTERS, { from: word.from, to: word.to, beam: 8, nbest: 2 });
+    const next = candidates.map((c) => c.text.toLowerCase()).find((text) => text !== read);
+    if (next) readings.push(next);
+  }
+  const names = new Set(readings.flatMap((r) => lexicon.near(r, MAX_EDITS)));
+  if (readings[1] && lexicon.has(readings[1])) names.add(readings[1]);
+  names.delete(read);
+  return [...names];
 }
