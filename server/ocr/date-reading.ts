@@ -80,8 +80,9 @@ const MINOR_FACTOR = 0.3;
 
 /**
  * Picks the exam date and the date of birth together: an exam is not in the future, a birth is before the exam
- * (or today) and less than 120 years before it, and most likely 18 years or more before it. The likeliest plausible option wins; when none is plausible the
- * likeliest one is kept at a low confidence, for the clinician to check.
+ * (or today) and less than 120 years before it, and most likely 18 years or more before it. The likeliest
+ * plausible option wins; when none is plausible the likeliest one is kept at a low confidence, for the clinician
+ * to check.
  */
 export function choosePatientDates(
   dob: DateOption[],

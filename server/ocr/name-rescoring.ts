@@ -56,9 +56,9 @@ function caseLike(name: string, like: string): string {
 /**
  * Checks a name word against the lexicon with the recogniser's own probabilities: a word in the lexicon stays;
  * otherwise the dictionary names close to it or to the recogniser's next-best reading are scored by
- * P(name | output) (CTC forward) and by their census frequency; the best replaces the reading when it scores higher, and is marked
- * doubtful when the recogniser itself preferred its reading by far. `prefix` ("O'") is read with the name and
- * kept, but not checked.
+ * P(name | output) (CTC forward) and by their census frequency; the best replaces the reading when it scores
+ * higher, and is marked doubtful when the recogniser itself preferred its reading by far. `prefix` ("O'") is read
+ * with the name and kept, but not checked.
  * Returns the word and a factor for the field's confidence.
  */
 export function rescoreNameWord(word: NameWord, lexicon: NameLexicon, prefix = ""): { text: string; factor: number } {
