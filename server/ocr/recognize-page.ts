@@ -30,7 +30,8 @@ const VALUE_MARGIN = 0.2;
 /** Detects and reads every text region of one page image (PNG/JPEG), in the page's deskewed frame. */
 export async function recognizePage(image: Buffer, page: number): Promise<ReadRegion[]> {
   const models = await loadPaddleModels();
-  const asciiFold = (fold ??= foldTable(models.charset));
+  fold ??= foldTable(models.charset);
+  const asciiFold = fold;
   const raster = await decodeRaster(image);
   const components = await detectText(models.det, raster);
   const frame = estimateFrame(components);
