@@ -51,6 +51,17 @@ describe("constrainedDecode", () => {
     expect(of("46")).toBeGreaterThan(0.15);
   });
 
+  it("reads a glyph that stands for two strokes as both characters", () => {
+    // A continental "11.2": the two flagged strokes read as one "M".
+    const region = syntheticRegion("M.2", { u: 0, v: 0 }, 0.98);
+    expect(constrainedDecode(region.matrix, DECIMAL_GRAMMAR).candidates[0]!.text).toBe("11.2");
+    // Held for two steps it is still one glyph, so still one "11".
+    const held = syntheticRegion("M", { u: 0, v: 0 }, 0.98);
+    held.matrix.probs[2 * 96] = 0;
+    held.matrix.probs[2 * 96 + column("M")] = 0.98;
+    expect(constrainedDecode(held.matrix, INTEGER_GRAMMAR).candidates[0]!.text).toBe("11");
+  });
+
   it("decodes across joined pieces", () => {
     const a = syntheticRegion("12.05", { u: 0, v: 0 }).matrix;
     const b = syntheticRegion(".1999", { u: 0, v: 0 }).matrix;

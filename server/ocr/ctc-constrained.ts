@@ -12,13 +12,41 @@ export type ConstrainedResult = {
   freeLogProb: number;
 };
 
-type Hyp = { text: string; state: string; blank: number; char: number };
+/** A hypothesis: the paths that collapse to `text` and last emitted `symbol`, ending in a blank or in it. */
+type Hyp = { text: string; state: string; symbol: number; blank: number; char: number };
+
+/**
+ * Single recogniser glyphs that stand for two strokes of a field's alphabet: a continental "11" written as two
+ * flagged strokes reads as one "M" or a double quote, which a one-character look-alike could only make a 1.
+ */
+export const CONFUSABLE_PAIRS: Record<string, string> = { "11": 'M"' };
+
+type SourceSymbol = { text: string; columns: number[] };
+
+/** The grammar's characters, each with its look-alikes the grammar cannot hold, then the look-alike pairs. */
+function sourceSymbols(alphabet: string[]): SourceSymbol[] {
+  const single = alphabet.map((char) => ({
+    text: char,
+    columns: [char, ...(CONFUSABLE[char] ?? "")]
+      .filter((c, i) => i === 0 || !alphabet.includes(c))
+      .map(columnOf)
+      .filter((c) => c > 0),
+  }));
+  const pairs = Object.entries(CONFUSABLE_PAIRS)
+    .filter(([text]) => [...text].every((c) => alphabet.includes(c)))
+    .map(([text, glyphs]) => ({
+      text,
+      columns: [...glyphs].filter((c) => !alphabet.includes(c)).map(columnOf),
+    }));
+  return [...single, ...pairs];
+}
 
 /**
  * Prefix beam search over steps [from, to) that only grows prefixes the grammar allows, so a date keeps its
  * three groups even where greedy decoding dropped a thin "1": the search puts the digit at the step where a
  * digit was most probable. Each allowed character also takes the probability of the look-alikes the grammar
- * cannot hold ("O" in a date is a 0). Returns the n best accepted texts.
+ * cannot hold ("O" in a date is a 0), and a look-alike pair emits both its characters ("M" in a number is 11).
+ * Returns the n best accepted texts.
  */
 export function constrainedDecode(
   m: CharMatrix,
@@ -28,14 +56,8 @@ export function constrainedDecode(
   const from = options.from ?? 0;
   const to = Math.min(options.to ?? m.steps, m.steps);
   const width = options.beam ?? 24;
-  const alphabet = [...grammar.alphabet];
-  const sources = alphabet.map((char) =>
-    [char, ...(CONFUSABLE[char] ?? "")]
-      .filter((c, i) => i === 0 || !alphabet.includes(c))
-      .map(columnOf)
-      .filter((c) => c > 0),
-  );
-  let beam: Hyp[] = [{ text: "", state: grammar.start, blank: 1, char: 0 }];
+  const symbols = sourceSymbols([...grammar.alphabet]);
+  let beam: Hyp[] = [{ text: "", state: grammar.start, symbol: -1, blank: 1, char: 0 }];
   // Probabilities are rescaled every step (all hypotheses by the same factor) so long strips do not underflow.
   let logScale = 0;
   let freeLogProb = 0;
@@ -45,33 +67,34 @@ export function constrainedDecode(
     for (let k = 0; k < 96; k++) freeBest = Math.max(freeBest, m.probs[row + k]!);
     freeLogProb += Math.log(Math.max(freeBest, 1e-30));
     const blankP = m.probs[row]!;
-    const charP = sources.map((cols) => cols.reduce((s, c) => s + m.probs[row + c]!, 0));
+    const symbolP = symbols.map((s) => s.columns.reduce((sum, c) => sum + m.probs[row + c]!, 0));
     const next = new Map<string, Hyp>();
-    const add = (text: string, state: string, blank: number, char: number) => {
-      const h = next.get(text);
+    const add = (text: string, state: string, symbol: number, blank: number, char: number) => {
+      const key = `${symbol}:${text}`;
+      const h = next.get(key);
       if (h) {
         h.blank += blank;
         h.char += char;
-      } else next.set(text, { text, state, blank, char });
+      } else next.set(key, { text, state, symbol, blank, char });
+    };
+    const emit = (h: Hyp, k: number, mass: number) => {
+      let state: string | null = h.state;
+      for (const ch of symbols[k]!.text) state = state && grammar.step(state, ch);
+      if (state) add(h.text + symbols[k]!.text, state, k, 0, mass);
     };
     for (const h of beam) {
       const total = h.blank + h.char;
-      add(h.text, h.state, total * blankP, 0);
-      const last = h.text.at(-1);
-      alphabet.forEach((ch, k) => {
-        const p = charP[k]!;
+      add(h.text, h.state, h.symbol, total * blankP, 0);
+      symbols.forEach((_, k) => {
+        const p = symbolP[k]!;
         if (p <= 0) return;
-        if (ch === last) {
-          // A repeat without a blank between is the same character continuing; after a blank it is a new one.
-          add(h.text, h.state, 0, h.char * p);
-          if (h.blank > 0) {
-            const state = grammar.step(h.state, ch);
-            if (state) add(h.text + ch, state, 0, h.blank * p);
-          }
+        if (k === h.symbol) {
+          // A repeat without a blank between is the same symbol continuing; after a blank it is a new one.
+          add(h.text, h.state, h.symbol, 0, h.char * p);
+          if (h.blank > 0) emit(h, k, h.blank * p);
           return;
         }
-        const state = grammar.step(h.state, ch);
-        if (state) add(h.text + ch, state, 0, total * p);
+        emit(h, k, total * p);
       });
     }
     beam = [...next.values()].sort((a, b) => b.blank + b.char - (a.blank + a.char)).slice(0, width);
@@ -83,9 +106,14 @@ export function constrainedDecode(
     }
     logScale += Math.log(top);
   }
-  const candidates = beam
-    .filter((h) => grammar.accepts(h.state))
-    .map((h) => ({ text: h.text, logProb: Math.log(h.blank + h.char) + logScale }))
+  // Paths that end in different symbols but read the same text are one reading.
+  const byText = new Map<string, number>();
+  for (const h of beam) {
+    if (grammar.accepts(h.state)) byText.set(h.text, (byText.get(h.text) ?? 0) + h.blank + h.char);
+  }
+  const candidates = [...byText]
+    .map(([text, p]) => ({ text, logProb: Math.log(p) + logScale }))
+    .sort((a, b) => b.logProb - a.logProb)
     .slice(0, options.nbest ?? 8);
   return { candidates, freeLogProb };
 }

@@ -10,7 +10,7 @@ export type Decoded = { text: string; chars: DecodedChar[]; confidence: number }
 export const CONFUSABLE: Record<string, string> = {
   "0": "OoDQ",
   // Continental handwriting: a 1 with a long flag reads as A, M or ^; a crossed 7 as + or F.
-  "1": "Il|i!]jAMV^/L",
+  "1": "Il|i!]jAV^/L",
   "2": "Zz",
   "4": "yHh",
   "5": "Ss$",

@@ -352,7 +352,12 @@ export function extractPatientFields(
       continue;
     }
     const field = hit.field as DateField;
-    const options = dateOptions(spans, stretchedSpans(pieces, spans), now);
+    const stretched = [cropSpans(pieces, spans, (r) => r.stretched), cropSpans(pieces, spans, (r) => r.wide)];
+    const options = dateOptions(
+      spans,
+      stretched.filter((s) => s !== null),
+      now,
+    );
     const current = dates[field];
     if (!current || (options[0]?.confidence ?? 0) > (current.options[0]?.confidence ?? 0)) {
       dates[field] = { options, box };
@@ -368,13 +373,13 @@ export function extractPatientFields(
 }
 
 /**
- * The same spans in the stretched reading of each piece, when every piece is a value region of its own: a
- * stretched label and value ("DOB:12/11/1996" in one region) read worse than the two unstretched (measured).
+ * The same spans in another reading of each piece (a stretched crop), when every piece is a value region of its
+ * own: a stretched label and value ("DOB:12/11/1996" in one region) read worse than the two unstretched (measured).
  */
-function stretchedSpans(pieces: Piece[], spans: Span[]): Span[] | null {
-  if (!pieces.every((p) => p.region.stretched && p.from === 0)) return null;
+function cropSpans(pieces: Piece[], spans: Span[], crop: (r: ReadRegion) => CharMatrix | undefined): Span[] | null {
+  if (!pieces.every((p) => crop(p.region) && p.from === 0)) return null;
   return spans.map((s, i) => {
-    const matrix = pieces[i]!.region.stretched!;
+    const matrix = crop(pieces[i]!.region)!;
     const scale = matrix.steps / s.matrix.steps;
     return { matrix, from: Math.round(s.from * scale), to: Math.round(s.to * scale) };
   });
@@ -382,12 +387,12 @@ function stretchedSpans(pieces: Piece[], spans: Span[]): Span[] | null {
 
 /**
  * The dates the value pieces may hold: the date grammar's readings of the pieces joined, pooled with those of
- * their stretched reading; when the grammar finds no real date, the repairs of the greedy reading (lost or
+ * their stretched readings; when the grammar finds no real date, the repairs of the greedy reading (lost or
  * mixed-up separators).
  */
-function dateOptions(spans: Span[], stretched: Span[] | null, now: Date): DateOption[] {
-  const main = readDateOptions(joinMatrices(spans), now);
-  const options = stretched ? poolDateOptions([main, readDateOptions(joinMatrices(stretched), now)]) : main;
+function dateOptions(spans: Span[], stretched: Span[][], now: Date): DateOption[] {
+  const readings = [spans, ...stretched].map((s) => readDateOptions(joinMatrices(s), now));
+  const options = readings.length > 1 ? poolDateOptions(readings) : readings[0]!;
   if (options.length) return options;
   const decoded = spans.map((s) => ctcDecode(s.matrix, DATE_CHARS, s.from, s.to));
   const joined = joinPieces(
