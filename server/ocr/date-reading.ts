@@ -77,12 +77,23 @@ const IMPLAUSIBLE_FACTOR = 0.3;
  */
 const ADULT_AGE_YEARS = 18;
 const MINOR_FACTOR = 0.3;
+/**
+ * A worksheet is reported soon after the exam: an exam date decades old ("23" read as "73") is weighed down the same
+ * way, and stays doubtful if it wins (archives of old paper are possible, so it is never ruled out).
+ */
+const RECENT_EXAM_YEARS = 15;
+const OLD_EXAM_FACTOR = 0.3;
 
 /**
- * Picks the exam date and the date of birth together: an exam is not in the future, a birth is before the exam
- * (or today) and less than 120 years before it, and most likely 18 years or more before it. The likeliest
- * plausible option wins; when none is plausible the likeliest one is kept at a low confidence, for the clinician
- * to check.
+ * A date left out of the pair: only when no reading of it fits (or there is none), so it weighs far less than any.
+ */
+const LEFT_OUT = 1e-6;
+
+/**
+ * Picks the exam date and the date of birth together, as the likeliest pair: an exam is not in the future, a
+ * birth is before the exam (or today) and less than 120 years before it; an exam within 15 years and a patient of
+ * 18 or more at the exam are the likely cases, the others count 0.3 of their confidence. A date none of whose
+ * readings fits is kept at a low confidence, for the clinician to check.
  */
 export function choosePatientDates(
   dob: DateOption[],
@@ -90,15 +101,28 @@ export function choosePatientDates(
   now: Date,
 ): { dob: DateOption | null; exam: DateOption | null } {
   const end = today(now);
-  const examOk = exam.filter((e) => e.value <= end && yearsBetween(e.value, end) < MAX_AGE_YEARS);
-  const examPick = examOk[0] ?? (exam[0] ? { ...exam[0], confidence: exam[0].confidence * IMPLAUSIBLE_FACTOR } : null);
-  const limit = examPick?.value ?? end;
-  const dobOk = dob
-    .filter((d) => d.value <= limit && yearsBetween(d.value, limit) < MAX_AGE_YEARS)
-    .map((d) =>
-      yearsBetween(d.value, limit) < ADULT_AGE_YEARS ? { ...d, confidence: d.confidence * MINOR_FACTOR } : d,
-    )
-    .sort((a, b) => b.confidence - a.confidence);
-  const dobPick = dobOk[0] ?? (dob[0] ? { ...dob[0], confidence: dob[0].confidence * IMPLAUSIBLE_FACTOR } : null);
-  return { dob: dobPick, exam: examPick };
+  const weigh = (option: DateOption, factor: number) => ({ option, confidence: option.confidence * factor });
+  const exams = exam
+    .filter((e) => e.value <= end && yearsBetween(e.value, end) < MAX_AGE_YEARS)
+    .map((e) => weigh(e, yearsBetween(e.value, end) > RECENT_EXAM_YEARS ? OLD_EXAM_FACTOR : 1));
+  let best: { dob: DatePick | null; exam: DatePick | null; score: number } = { dob: null, exam: null, score: 0 };
+  for (const e of [...exams, null]) {
+    const limit = e?.option.value ?? end;
+    const dobs = dob
+      .filter((d) => d.value <= limit && yearsBetween(d.value, limit) < MAX_AGE_YEARS)
+      .map((d) => weigh(d, yearsBetween(d.value, limit) < ADULT_AGE_YEARS ? MINOR_FACTOR : 1));
+    for (const d of [...dobs, null]) {
+      const score = (e?.confidence ?? LEFT_OUT) * (d?.confidence ?? LEFT_OUT);
+      if (score > best.score) best = { dob: d, exam: e, score };
+    }
+  }
+  const picked = (pick: DatePick | null, options: DateOption[]) =>
+    pick
+      ? { value: pick.option.value, confidence: pick.confidence }
+      : options[0]
+        ? { ...options[0], confidence: options[0].confidence * IMPLAUSIBLE_FACTOR }
+        : null;
+  return { dob: picked(best.dob, dob), exam: picked(best.exam, exam) };
 }
+
+type DatePick = { option: DateOption; confidence: number };
