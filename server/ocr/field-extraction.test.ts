@@ -44,6 +44,13 @@ describe("extractPatientFields", () => {
     expect(extractPatientFields(name, now).patientName.value).toBe("IDA KING");
   });
 
+  it("takes a long label with one letter misread when its colon follows, not a look-alike word", () => {
+    const misread = [at("Patent Name:", { u: 100, v: 300 }), at("Ingrid Anderson", { u: 290, v: 300 })];
+    expect(extractPatientFields(misread, now).patientName.value).toBe("Ingrid Anderson");
+    const noColon = [at("Patent Name", { u: 100, v: 300 }), at("Ingrid Anderson", { u: 290, v: 300 })];
+    expect(extractPatientFields(noColon, now).patientName.value).toBeNull();
+  });
+
   it("skips a sliver the detector found between a label and its value", () => {
     const regions = [
       at("Name:", { u: 100, v: 300 }),

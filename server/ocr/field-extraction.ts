@@ -3,7 +3,7 @@ import { parseWorksheetDate } from "../../domain/dates";
 import { joinMatrices } from "./ctc-constrained";
 import { ctcDecode, type Decoded, type DecodedChar } from "./ctc-decode";
 import { choosePatientDates, type DateOption, poolDateOptions, readDateOptions } from "./date-reading";
-import { nameLexicon } from "./name-lexicon";
+import { editDistance, nameLexicon } from "./name-lexicon";
 import { type NameWord, rescoreNameWord } from "./name-rescoring";
 import { centerU, centerV, heightOf, type ReadRegion } from "./read-region";
 import type { CharMatrix } from "./text-recognizer";
@@ -65,24 +65,42 @@ export function matchLabel(region: ReadRegion): LabelHit | null {
     squashed += squash(chars[i]!.char).replace("0", "o");
     prefixes.push({ length: squashed.length, step: chars[i]!.step });
   }
-  for (const [label, field] of candidates) {
-    if (!squashed.startsWith(label)) continue;
-    const endIndex = prefixes.findIndex((p) => p.length === label.length);
-    let next = endIndex + 1;
-    while (next < chars.length && /[.\s]/.test(chars[next]!.char)) next++;
-    // A short label like "name" or "id" must be followed by a colon, otherwise it is a word of some value; or by
-    // digits, which no name has ("DOB 1/3/1975" whose faint colon was not read).
-    const colon = chars[next]?.char === ":";
-    const digitsFollow = chars.slice(next).some((c) => /\d/.test(c.char));
-    if (label.length <= 4 && !colon && !digitsFollow && next < chars.length) continue;
-    while (next < chars.length && /[:\s.]/.test(chars[next]!.char)) next++;
-    const endStep = next < chars.length ? chars[next]!.step - 1 : region.matrix.steps;
-    return { field, endStep: Math.max(0, endStep) };
+  // Exact labels first; then a long label with one letter misread ("Patent Name:"), when its colon follows.
+  for (const fuzzy of [false, true]) {
+    for (const [label, field] of candidates) {
+      const length = fuzzy ? fuzzyPrefixLength(squashed, label) : squashed.startsWith(label) ? label.length : 0;
+      if (!length) continue;
+      const endIndex = prefixes.findIndex((p) => p.length === length);
+      if (endIndex < 0) continue;
+      let next = endIndex + 1;
+      while (next < chars.length && /[.\s]/.test(chars[next]!.char)) next++;
+      // A short label like "name" or "id" must be followed by a colon, otherwise it is a word of some value; or by
+      // digits, which no name has ("DOB 1/3/1975" whose faint colon was not read).
+      const colon = chars[next]?.char === ":";
+      const digitsFollow = chars.slice(next).some((c) => /\d/.test(c.char));
+      if (label.length <= 4 && !colon && !digitsFollow && next < chars.length) continue;
+      if (fuzzy && !colon) continue;
+      while (next < chars.length && /[:\s.]/.test(chars[next]!.char)) next++;
+      const endStep = next < chars.length ? chars[next]!.step - 1 : region.matrix.steps;
+      return { field, endStep: Math.max(0, endStep) };
+    }
   }
   // Any other "Something:" region is a label too: it bounds the value of the label before it.
   const colonAt = region.read.text.indexOf(":");
   if (colonAt > 1 && colonAt >= region.read.text.length - 2) return { field: null, endStep: region.matrix.steps };
   return null;
+}
+
+/** Labels this long may have one letter misread, added or lost. */
+const FUZZY_LABEL_LENGTH = 6;
+
+/** The length of the prefix of `text` one edit from a long `label`, or 0. */
+function fuzzyPrefixLength(text: string, label: string): number {
+  if (label.length < FUZZY_LABEL_LENGTH) return 0;
+  for (const length of [label.length, label.length - 1, label.length + 1]) {
+    if (length <= text.length && editDistance(text.slice(0, length), label, 1) <= 1) return length;
+  }
+  return 0;
 }
 
 type Piece = { region: ReadRegion; from: number };
