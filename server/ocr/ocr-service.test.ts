@@ -32,6 +32,23 @@ describe("OCR service (child process)", () => {
     // About 3 s of CPU (child start, model load, one page); generous for a machine shared with other test runs.
   }, 120_000);
 
+  it("reads a phone photo of a handwritten worksheet", async () => {
+    // The pipeline's every reading of a doubtful value votes: this sheet reads whole only when they all line up.
+    const pages = await loadWorksheetPages(await fixture("ws-noisy-022.jpg"));
+    const result = await recognizeWorksheet(pages, { now: new Date("2026-11-22T12:00:00Z") });
+    expect(result.patientName).toBe("JOHNSON, Jessica");
+    expect(result.patientDob).toBe("1931-09-21");
+    expect(result.examDate).toBe("2025-05-01");
+    expect(result.scanType).toBe("Lower Limb Venous");
+    expect(result.measurements.length).toBeGreaterThanOrEqual(36);
+    expect(result.measurements).toContainEqual(
+      expect.objectContaining({ site: "CFV", side: "right", parameter: "REFLUX_MS", value: 3500, unit: "ms" }),
+    );
+    expect(result.measurements).toContainEqual(
+      expect.objectContaining({ site: "SFJ", side: "left", parameter: "DIAMETER_MM", value: 4.6 }),
+    );
+  }, 120_000);
+
   it("passes a typed input error back from the child process", async () => {
     const error = await loadWorksheetPages(Buffer.from("#!/bin/sh\necho hi\n")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OcrInputError);

@@ -48,29 +48,24 @@ export async function recognizePage(image: Buffer, page: number): Promise<ReadRe
   // Confident regions (nearly all of a printed page) skip this: it costs about a third more time.
   const unsure = (r: ReadRegion) => r.read.confidence < SURE && r.u1 - r.u0 < MAX_STRETCHED_WIDTH * (r.v1 - r.v0);
   const short = (r: ReadRegion) => r.u1 - r.u0 < 3.5 * (r.v1 - r.v0);
-  const cells = read.flatMap((r, i) => (unsure(r) && short(r) ? [i] : []));
-  const stretchable = read.flatMap((r, i) => (unsure(r) && (short(r) || /\d.*\d.*\d/.test(r.read.text)) ? [i] : []));
-  const taller = await readCrops(
-    cells.map((i) => {
-      const r = regions[i]!;
-      const h = r.v1 - r.v0;
-      return { ...r, v0: r.v0 - VARIANT_GROW * h, v1: r.v1 + VARIANT_GROW * h };
-    }),
-  );
-  const stretched = await readCrops(
-    stretchable.map((i) => regions[i]!),
-    STRETCH,
-  );
-  const wider = await readCrops(
-    stretchable.map((i) => regions[i]!),
-    WIDE_STRETCH,
-  );
-  stretchable.forEach((ri, k) => {
-    read[ri]!.stretched = stretched[k]!;
-    read[ri]!.wide = wider[k]!;
+  const cells = read.filter((r) => unsure(r) && short(r));
+  const stretchable = read.filter((r) => unsure(r) && (short(r) || /\d.*\d.*\d/.test(r.read.text)));
+  /** Reads other crops of some regions; the answer is in the same order as `of`. */
+  const readAgain = (of: ReadRegion[], crop: (r: TextRegion) => TextRegion, stretch?: number) =>
+    readCrops(of.map(crop), stretch);
+  const same = (r: TextRegion) => r;
+  const taller = await readAgain(cells, (r) => {
+    const h = r.v1 - r.v0;
+    return { ...r, v0: r.v0 - VARIANT_GROW * h, v1: r.v1 + VARIANT_GROW * h };
   });
-  cells.forEach((ri, k) => {
-    read[ri]!.alternates = [taller[k]!, wider[k]!];
+  const stretched = await readAgain(stretchable, same, STRETCH);
+  const wider = await readAgain(stretchable, same, WIDE_STRETCH);
+  stretchable.forEach((r, k) => {
+    r.stretched = stretched[k]!;
+    r.wide = wider[k]!;
+  });
+  cells.forEach((r, k) => {
+    r.alternates = [taller[k]!, r.wide!];
   });
   await readMergedDates(readCrops, read);
   return read;
