@@ -33,6 +33,15 @@ describe("readNumberCell", () => {
     expect(without!.confidence).toBeLessThan(0.5);
   });
 
+  it("spells a value as its likeliest reading, which the width check then compares with the ink", () => {
+    // The main crop reads "0" (the point and a zero lost) faintly, a stretched one "0.0" clearly: one value,
+    // spelled as it was written.
+    const region = syntheticRegion("0", { u: 0, v: 0 }, 0.3);
+    region.alternates = [syntheticRegion("0.0", { u: 0, v: 0 }, 0.9).matrix];
+    const reflux = { decimals: true, min: 0, max: 10 };
+    expect(readNumberCell([region], reflux)).toMatchObject({ value: 0, text: "0.0" });
+  });
+
   it("doubts a lone 1 in a whole-number column", () => {
     const edv = { decimals: false, min: 0, max: 400 };
     const lone = readNumberCell([syntheticRegion("1", { u: 0, v: 0 }, 0.99)], edv);

@@ -35,8 +35,9 @@ export function readNumberCell(parts: ReadRegion[], spec: CellSpec): CellReading
   const matrices: CharMatrix[] = single
     ? [single.matrix, ...(single.alternates ?? []), ...(single.stretched ? [single.stretched] : [])]
     : [joinMatrices(parts.map((p) => ({ matrix: p.matrix, from: 0, to: p.matrix.steps })))];
-  const votes = new Map<number, { score: number; text: string; first: number }>();
-  matrices.forEach((matrix, crop) => {
+  // Per value: its votes, and its likeliest spelling ("0.0" rather than "0"), which the width check compares with the ink.
+  const votes = new Map<number, { score: number; text: string; best: number }>();
+  matrices.forEach((matrix) => {
     const { candidates, freeLogProb } = constrainedDecode(matrix, grammar, { beam: 16, nbest: 8 });
     const share = shares(candidates);
     candidates.forEach((c, i) => {
@@ -45,8 +46,11 @@ export function readNumberCell(parts: ReadRegion[], spec: CellSpec): CellReading
       if (!spec.decimals && c.text === "1") weight *= LONE_STROKE_WEIGHT;
       const value = Number(c.text);
       const vote = votes.get(value);
-      if (vote) vote.score += weight;
-      else votes.set(value, { score: weight, text: c.text, first: crop });
+      if (!vote) votes.set(value, { score: weight, text: c.text, best: weight });
+      else {
+        vote.score += weight;
+        if (weight > vote.best) Object.assign(vote, { text: c.text, best: weight });
+      }
     });
   });
   const plausible = [...votes.entries()]

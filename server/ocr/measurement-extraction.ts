@@ -52,9 +52,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /**
  * Values read below this confidence are not emitted: a number nobody can read is better added by the clinician
- * than shown as a guess (a wrong number must be rare).
+ * than shown as a guess (a wrong number must be rare). 0.40 rather than 0.35: on five corpora 0.3 to 0.4 points
+ * of precision for 0.1 to 1.0 of recall.
  */
-export const MIN_MEASUREMENT_CONFIDENCE = 0.35;
+export const MIN_MEASUREMENT_CONFIDENCE = 0.4;
 
 /** What the detector's unclipping adds around a word, in text heights. */
 const REGION_PADDING = 0.35;
