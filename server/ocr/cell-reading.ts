@@ -35,7 +35,8 @@ export function readNumberCell(parts: ReadRegion[], spec: CellSpec): CellReading
   const matrices: CharMatrix[] = single
     ? [single.matrix, ...(single.alternates ?? []), ...(single.stretched ? [single.stretched] : [])]
     : [joinMatrices(parts.map((p) => ({ matrix: p.matrix, from: 0, to: p.matrix.steps })))];
-  // Per value: its votes, and its likeliest spelling ("0.0" rather than "0"), which the width check compares with the ink.
+  // Per value: its votes, and its likeliest spelling ("0.0" rather than "0"), which the width check compares with
+  // the ink.
   const votes = new Map<number, { score: number; text: string; best: number }>();
   matrices.forEach((matrix) => {
     const { candidates, freeLogProb } = constrainedDecode(matrix, grammar, { beam: 16, nbest: 8 });

@@ -84,6 +84,9 @@ const MINOR_FACTOR = 0.3;
 const RECENT_EXAM_YEARS = 15;
 const OLD_EXAM_FACTOR = 0.3;
 
+/** A reading in the pair, with its confidence after the pair's weighing. */
+type DatePick = { option: DateOption; confidence: number };
+
 /**
  * A date left out of the pair: only when no reading of it fits (or there is none), so it weighs far less than any.
  */
@@ -124,5 +127,3 @@ export function choosePatientDates(
         : null;
   return { dob: picked(best.dob, dob), exam: picked(best.exam, exam) };
 }
-
-type DatePick = { option: DateOption; confidence: number };

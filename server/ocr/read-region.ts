@@ -6,7 +6,8 @@ import type { TextRegion } from "./text-regions";
  * A detected region with what the recogniser read there, unrestricted (`read`) and as raw probabilities.
  * Doubtful short regions (table cells) also carry readings of other crops of the same place (`alternates`: a
  * taller one and one stretched far), and doubtful values with digits readings of the crop stretched wider
- * (`stretched`) and further (`wide`), which separate narrow handwritten characters: the readings' agreement tells a sure number from a guess.
+ * (`stretched`) and further (`wide`), which separate narrow handwritten characters: the readings' agreement
+ * tells a sure number from a guess.
  */
 export type ReadRegion = TextRegion & {
   matrix: CharMatrix;
