@@ -1,3 +1,4 @@
+import { loadPdfJs } from "../platform/pdfjs";
 import { OcrInputError } from "./ocr-input-error";
 
 /** Render scale: PDF points are 1/72 inch, so 200/72 gives 200 dpi, enough for handwriting at bounded size. */
@@ -10,14 +11,6 @@ type PdfCanvasFactory = {
   create(width: number, height: number): { canvas: NodeCanvas; context: CanvasRenderingContext2D };
   destroy(pair: { canvas: NodeCanvas; context: CanvasRenderingContext2D }): void;
 };
-type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
-let pdfjs: Promise<PdfJs> | undefined;
-// Imported lazily: pdf.js is large and most callers (images) never need it.
-const loadPdfJs = () => {
-  pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs");
-  return pdfjs;
-};
-
 /** Renders every page of a PDF to a PNG buffer (white background, about 200 dpi, bounded size). */
 export async function rasterizePdf(file: Buffer): Promise<Buffer[]> {
   const { getDocument } = await loadPdfJs();

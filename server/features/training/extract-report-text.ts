@@ -1,4 +1,5 @@
 import mammoth from "mammoth";
+import { loadPdfJs } from "../../platform/pdfjs";
 
 const MAX_TEXT = 50_000;
 
@@ -20,7 +21,7 @@ export async function extractReportText(data: Buffer, mimeType: string): Promise
 }
 
 async function pdfText(data: Buffer): Promise<string> {
-  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const { getDocument } = await loadPdfJs();
   const doc = await getDocument({ data: new Uint8Array(data), isEvalSupported: false, verbosity: 0 }).promise;
   try {
     const pages: string[] = [];
