@@ -9,7 +9,8 @@ export type Decoded = { text: string; chars: DecodedChar[]; confidence: number }
  */
 export const CONFUSABLE: Record<string, string> = {
   "0": "OoDQ",
-  // Continental handwriting: a 1 with a long flag reads as A, M or ^; a crossed 7 as + or F.
+  // Continental handwriting: a 1 with a long flag reads as A or ^ (two of them as M: CONFUSABLE_PAIRS); a crossed 7
+  // as + or F.
   "1": "Il|i!]jAV^/L",
   "2": "Zz",
   "4": "yHh",

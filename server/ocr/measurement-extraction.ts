@@ -91,11 +91,6 @@ function penaliseWideCells(cells: { width: number; units: number; confidence: nu
  * column holds decimals), which is what makes handwritten digits readable.
  */
 export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
-  return readMeasurementCells(regions).filter((m) => m.confidence >= MIN_MEASUREMENT_CONFIDENCE);
-}
-
-/** Every table cell read, whatever its confidence (the bench looks at the ones not emitted). */
-export function readMeasurementCells(regions: ReadRegion[]): OcrMeasurement[] {
   const columns = findColumns(regions);
   if (columns.length === 0) return [];
   const rows = findRows(regions, columns);
@@ -163,8 +158,10 @@ export function readMeasurementCells(regions: ReadRegion[]): OcrMeasurement[] {
       psv.confidence *= 0.5;
     }
   }
-  return out.map(({ sheetValue: _, width: __, units: ___, ...m }) => ({
-    ...m,
-    confidence: Math.round(m.confidence * 1000) / 1000,
-  }));
+  return out
+    .filter((m) => m.confidence >= MIN_MEASUREMENT_CONFIDENCE)
+    .map(({ sheetValue: _, width: __, units: ___, ...m }) => ({
+      ...m,
+      confidence: Math.round(m.confidence * 1000) / 1000,
+    }));
 }

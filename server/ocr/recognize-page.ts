@@ -50,16 +50,14 @@ export async function recognizePage(image: Buffer, page: number): Promise<ReadRe
   const short = (r: ReadRegion) => r.u1 - r.u0 < 3.5 * (r.v1 - r.v0);
   const cells = read.filter((r) => unsure(r) && short(r));
   const stretchable = read.filter((r) => unsure(r) && (short(r) || /\d.*\d.*\d/.test(r.read.text)));
-  /** Reads other crops of some regions; the answer is in the same order as `of`. */
-  const readAgain = (of: ReadRegion[], crop: (r: TextRegion) => TextRegion, stretch?: number) =>
-    readCrops(of.map(crop), stretch);
-  const same = (r: TextRegion) => r;
-  const taller = await readAgain(cells, (r) => {
-    const h = r.v1 - r.v0;
-    return { ...r, v0: r.v0 - VARIANT_GROW * h, v1: r.v1 + VARIANT_GROW * h };
-  });
-  const stretched = await readAgain(stretchable, same, STRETCH);
-  const wider = await readAgain(stretchable, same, WIDE_STRETCH);
+  const taller = await readCrops(
+    cells.map((r) => {
+      const h = r.v1 - r.v0;
+      return { ...r, v0: r.v0 - VARIANT_GROW * h, v1: r.v1 + VARIANT_GROW * h };
+    }),
+  );
+  const stretched = await readCrops(stretchable, STRETCH);
+  const wider = await readCrops(stretchable, WIDE_STRETCH);
   stretchable.forEach((r, k) => {
     r.stretched = stretched[k]!;
     r.wide = wider[k]!;
