@@ -36,6 +36,41 @@ export type OcrMeasurement = z.infer<typeof ocrMeasurementSchema>;
 
 const isoDate = z.iso.date();
 
+export const unreadField = (): OcrField => ({ value: null, confidence: 0, box: null });
+/** A header field the sheet may carry; results stored before it existed read it as not found. */
+const headerField = ocrFieldSchema.default(unreadField);
+
+/**
+ * What OCR read of the sheet's header. The three patient fields are always there; the others (issue 22) default to
+ * "not found" so that results stored before them still parse.
+ */
+export const ocrFieldsSchema = z.object({
+  patientName: ocrFieldSchema,
+  patientDob: ocrFieldSchema,
+  examDate: ocrFieldSchema,
+  indication: headerField,
+  referringPhysician: headerField,
+  mrn: headerField,
+  sonographer: headerField,
+  /** "male", "female" or "other" when read. */
+  sex: headerField,
+  /** The sonographer's own comments or preliminary impression on the sheet; never copied into the Impression. */
+  comments: headerField,
+});
+export type OcrFields = z.infer<typeof ocrFieldsSchema>;
+export type OcrFieldName = keyof OcrFields;
+export const ocrHeaderFieldNames = [
+  "indication",
+  "referringPhysician",
+  "mrn",
+  "sonographer",
+  "sex",
+  "comments",
+] as const satisfies readonly OcrFieldName[];
+export type OcrHeaderFieldName = (typeof ocrHeaderFieldNames)[number];
+export const unreadHeaderFields = (): Record<OcrHeaderFieldName, OcrField> =>
+  Object.fromEntries(ocrHeaderFieldNames.map((name) => [name, unreadField()])) as Record<OcrHeaderFieldName, OcrField>;
+
 export const ocrResultSchema = z.object({
   patientName: z.string().nullable(),
   patientDob: isoDate.nullable(),
@@ -43,10 +78,14 @@ export const ocrResultSchema = z.object({
   /** Overall confidence of the patient fields, 0..1. */
   confidence,
   scanType: z.string().nullable(),
-  fields: z.object({ patientName: ocrFieldSchema, patientDob: ocrFieldSchema, examDate: ocrFieldSchema }),
+  fields: ocrFieldsSchema,
   measurements: z.array(ocrMeasurementSchema),
   pageCount: z.number().int().min(0),
   /** All recognised text in reading order, for keyword matching. */
   text: z.string(),
+  /** The clinic's worksheet template the sheet was read against (issue 23), null when none matched. */
+  worksheetTemplateId: z.number().int().nullable().default(null),
+  /** "template" when read by a matched template's zones, "general" otherwise. */
+  layout: z.enum(["template", "general"]).default("general"),
 });
 export type OcrResult = z.infer<typeof ocrResultSchema>;

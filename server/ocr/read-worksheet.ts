@@ -1,4 +1,4 @@
-import type { OcrField, OcrMeasurement, OcrResult } from "../../domain/contracts/ocr";
+import { type OcrField, type OcrMeasurement, type OcrResult, unreadHeaderFields } from "../../domain/contracts/ocr";
 import { extractPatientFields, type PatientFieldName } from "./field-extraction";
 import { extractMeasurements } from "./measurement-extraction";
 import { groupLines, pageText, type ReadRegion } from "./read-region";
@@ -40,10 +40,12 @@ export function assembleResult(pages: ReadRegion[][], now: Date): OcrResult {
     examDate: fields.examDate.value,
     confidence: round(confidence),
     scanType,
-    fields,
+    fields: { ...fields, ...unreadHeaderFields() },
     measurements,
     pageCount: pages.length,
     text: pages.map(pageText).join("\n\f\n"),
+    worksheetTemplateId: null,
+    layout: "general",
   };
 }
 

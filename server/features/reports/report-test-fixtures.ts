@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { OcrResult } from "../../../domain/contracts/ocr";
+import { type OcrResult, unreadHeaderFields } from "../../../domain/contracts/ocr";
 import type { Report } from "../../../domain/contracts/reports";
 import { legendEntries, physicians, users, worksheets } from "../../db/schema";
 import { hashPassword } from "../../platform/passwords";
@@ -30,7 +30,12 @@ export function ocrResult(overrides: Partial<OcrResult> = {}): OcrResult {
     examDate: "2024-03-15",
     confidence: 0.9,
     scanType: "Carotid Duplex",
-    fields: { patientName: field("Jane Roe"), patientDob: field("1950-04-02"), examDate: field("2024-03-15") },
+    fields: {
+      patientName: field("Jane Roe"),
+      patientDob: field("1950-04-02"),
+      examDate: field("2024-03-15"),
+      ...unreadHeaderFields(),
+    },
     measurements: [
       {
         site: "ICA_PROX",
@@ -65,6 +70,8 @@ export function ocrResult(overrides: Partial<OcrResult> = {}): OcrResult {
     ],
     pageCount: 1,
     text: "CAROTID DUPLEX Name Jane Roe right ICA 250 60 left ICA 80 Calcified plaque noted",
+    worksheetTemplateId: null,
+    layout: "general",
     ...overrides,
   };
 }
