@@ -17,10 +17,22 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
-/** A CSS string literal: used for the footer text in the page-margin box. */
-function cssString(text: string): string {
-  return `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\r?\n/g, " ")}"`;
+/**
+ * A CSS string literal inside a <style> element (the footer text in the page-margin box): everything but
+ * letters, digits, space and plain punctuation becomes a hex escape, so neither the string (quotes,
+ * backslashes, newlines) nor the element (`</style>`) can be closed from inside.
+ */
+export function cssString(text: string): string {
+  const escaped = Array.from(text.replace(/\r?\n/g, " "), (c) =>
+    /[A-Za-z0-9 .,:;!?()#%+\-_/@]/.test(c) || c.codePointAt(0)! > 0x9f ? c : `\\${c.codePointAt(0)!.toString(16)} `,
+  ).join("");
+  return `"${escaped}"`;
 }
+
+/** Values placed in CSS outside strings come from closed lists; these keep it so whatever the caller passes. */
+const cssColor = (value: string) => (/^#[0-9a-f]{3}(?:[0-9a-f]{3})?$/i.test(value) ? value : "#0066cc");
+const cssFontStack = (value: string) => (/^[A-Za-z0-9 ,'"-]+$/.test(value) ? value : "Arial, sans-serif");
+const cssPoints = (value: number) => (Number.isFinite(value) && value >= 6 && value <= 30 ? value : 12);
 
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
@@ -67,7 +79,7 @@ function patientHtml(view: DocumentView): string {
   const rows = fields
     .map((f) => `<div class="field"><dt>${text(f.label)}</dt><dd>${text(f.value)}</dd></div>`)
     .join("");
-  return `<section class="patient patient-${layout}"><h2>${text(heading)}</h2><dl>${rows}</dl></section>`;
+  return `<section class="patient patient-${escapeHtml(layout)}"><h2>${text(heading)}</h2><dl>${rows}</dl></section>`;
 }
 
 function amendmentHtml(view: DocumentView): string {
@@ -80,7 +92,7 @@ function sectionsHtml(view: DocumentView): string {
   return view.sections
     .map((s) => {
       const body = s.paragraphs.length ? s.paragraphs.map((p) => `<p>${multiline(p)}</p>`).join("") : "<p>None.</p>";
-      return `<section class="report-section" data-section="${s.key}"><h2>${text(s.heading)}</h2>${body}</section>`;
+      return `<section class="report-section" data-section="${escapeHtml(s.key)}"><h2>${text(s.heading)}</h2>${body}</section>`;
     })
     .join("\n");
 }
@@ -98,12 +110,12 @@ function signatureHtml(view: DocumentView): string {
     sig.signedLine ? `<p class="signed-line">${text(sig.signedLine)}</p>` : "",
     sig.pendingLine ? `<p class="pending-line">${text(sig.pendingLine)}</p>` : "",
   ];
-  return `<section class="signature signature-${sig.position}" aria-label="Signature"><div class="signature-block">${parts.join("")}</div></section>`;
+  return `<section class="signature signature-${escapeHtml(sig.position)}" aria-label="Signature"><div class="signature-block">${parts.join("")}</div></section>`;
 }
 
 function styles(view: DocumentView): string {
-  const c = view.primaryColor;
-  const size = view.fontSizePt;
+  const c = cssColor(view.primaryColor);
+  const size = cssPoints(view.fontSizePt);
   const footer = view.footer.text
     ? `@bottom-left { content: ${cssString(view.footer.text)}; font-size: 8pt; color: #555; }`
     : "";
@@ -113,7 +125,7 @@ function styles(view: DocumentView): string {
   @bottom-right { content: "Page " counter(page) " of " counter(pages); font-size: 8pt; color: #555; } }
 * { box-sizing: border-box; }
 html { background: #e5e7eb; }
-body { margin: 0; font-family: ${view.cssFontStack}; font-size: ${size}pt; line-height: 1.45; color: #1f2937; }
+body { margin: 0; font-family: ${cssFontStack(view.cssFontStack)}; font-size: ${size}pt; line-height: 1.45; color: #1f2937; }
 .toolbar { max-width: 8.5in; margin: 16px auto 0; display: flex; gap: 12px; align-items: center; font-family: Arial, sans-serif; font-size: 14px; color: #374151; }
 .toolbar button { font: inherit; padding: 6px 16px; border-radius: 6px; border: 1px solid ${c}; background: ${c}; color: #fff; cursor: pointer; }
 .sheet { position: relative; max-width: 8.5in; min-height: 11in; margin: 16px auto; padding: 0.7in 0.75in; background: #fff; box-shadow: 0 1px 4px rgba(0,0,0,.15); }
