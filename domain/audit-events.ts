@@ -5,6 +5,8 @@ export const auditActions = [
   "auth.sign_out",
   "auth.totp_enabled",
   "auth.totp_disabled",
+  "platform.admin_granted",
+  "platform.admin_revoked",
   "clinic.registered",
   "clinic.updated",
   "clinic.logo_uploaded",

@@ -2,25 +2,15 @@ import { expect, test } from "@playwright/test";
 import { generate } from "otplib";
 import { expectAccessible, PASSWORD, registerClinicViaApi, signIn } from "./support/fixtures";
 
-// The e2e server lists this address in PLATFORM_ADMIN_EMAILS (e2e/support/start-e2e-server.mjs).
+// The e2e server seeds this account and grants it platform administration (e2e/support/seed-platform-admin.ts).
 const WEBMASTER = "webmaster@sonoscribe.test";
 
 test("the platform admin enrols two-factor sign-in and uses the four admin tabs", async ({ page, request }) => {
   test.setTimeout(120_000);
-  const register = await request.post("/api/clinics/register", {
-    data: {
-      name: "Platform Owner",
-      email: WEBMASTER,
-      adminFirstName: "Web",
-      adminLastName: "Master",
-      password: PASSWORD,
-    },
-  });
-  expect(register.status(), await register.text()).toBe(201);
   await registerClinicViaApi(request, "Hillcrest Vascular");
   await signIn(page, { email: WEBMASTER, password: PASSWORD });
 
-  // Listed, but without two-factor sign-in the server refuses the admin calls.
+  // Granted, but without two-factor sign-in the server refuses the admin calls.
   const refused = await page.request.get("/api/admin/system-stats");
   expect(refused.status()).toBe(403);
   const setup = await (await page.request.post("/api/auth/totp/setup")).json();

@@ -21,10 +21,8 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ LLM_BASE_URL: "http://127.0.0.1:1" })).toThrow(/LLM_/);
   });
 
-  it("normalises the platform admin list", () => {
-    expect(loadConfig({ PLATFORM_ADMIN_EMAILS: " A@x.com, b@y.org ," }).platformAdminEmails).toEqual([
-      "a@x.com",
-      "b@y.org",
-    ]);
+  it("warns that PLATFORM_ADMIN_EMAILS no longer grants anything", () => {
+    expect(loadConfig({}).warnings).toEqual([]);
+    expect(loadConfig({ PLATFORM_ADMIN_EMAILS: "a@x.com" }).warnings[0]).toMatch(/ignored.*npm run admin:grant/);
   });
 });

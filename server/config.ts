@@ -2,15 +2,6 @@ import path from "node:path";
 import { z } from "zod";
 
 const optionalUrl = z.url().optional();
-const emailList = z
-  .string()
-  .default("")
-  .transform((value) =>
-    value
-      .split(",")
-      .map((email) => email.trim().toLowerCase())
-      .filter(Boolean),
-  );
 const duration = (defaultMinutes: number) => z.coerce.number().int().positive().default(defaultMinutes);
 
 const envSchema = z.object({
@@ -22,7 +13,8 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
   PUBLIC_URL: optionalUrl,
-  PLATFORM_ADMIN_EMAILS: emailList,
+  /** No longer grants anything (an e-mail address is never proven): read only to warn at start. */
+  PLATFORM_ADMIN_EMAILS: z.string().optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   FILE_ENCRYPTION_KEY: z
     .string()
@@ -60,7 +52,8 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   publicUrl: string | undefined;
-  platformAdminEmails: string[];
+  /** Lines for the start-up log: settings that are set but no longer do anything. */
+  warnings: string[];
   sessionSecret: string | undefined;
   fileEncryptionKey: string | undefined;
   session: { idleMinutes: number; maxHours: number };
@@ -97,7 +90,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
-    platformAdminEmails: e.PLATFORM_ADMIN_EMAILS,
+    warnings: e.PLATFORM_ADMIN_EMAILS
+      ? [
+          "PLATFORM_ADMIN_EMAILS is ignored: an e-mail address alone no longer makes a platform administrator. Grant the role on the server with `npm run admin:grant -- EMAIL`.",
+        ]
+      : [],
     sessionSecret: e.SESSION_SECRET,
     fileEncryptionKey: e.FILE_ENCRYPTION_KEY,
     session: { idleMinutes: e.SESSION_IDLE_MINUTES, maxHours: e.SESSION_MAX_HOURS },

@@ -6,6 +6,7 @@ import { startRuntime } from "./server-runtime";
 async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime(config);
+  for (const warning of config.warnings) runtime.deps.logger.warn(warning);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

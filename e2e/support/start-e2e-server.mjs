@@ -1,6 +1,7 @@
 // A server on a fresh temporary data directory (PGlite), or on a fresh PostgreSQL database when
-// TEST_DATABASE_URL is set, with the built client. The platform admin e-mail is fixed for the admin journeys.
-import { spawn } from "node:child_process";
+// TEST_DATABASE_URL is set, with the built client. The platform admin of the admin journeys is seeded and
+// granted the role before the server starts (seed-platform-admin.ts).
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,7 +15,6 @@ const env = {
   DATA_DIR: dataDir,
   HOST: "127.0.0.1",
   LOG_LEVEL: "warn",
-  PLATFORM_ADMIN_EMAILS: "webmaster@sonoscribe.test",
   // Every journey registers its own clinic from 127.0.0.1.
   REGISTRATIONS_PER_HOUR: "1000",
 };
@@ -28,6 +28,12 @@ if (process.env.TEST_DATABASE_URL) {
   url.pathname = `/${name}`;
   env.DATABASE_URL = url.toString();
 }
+const seeded = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "e2e/support/seed-platform-admin.ts")], {
+  cwd: root,
+  env,
+  stdio: "inherit",
+});
+if (seeded.status !== 0) process.exit(seeded.status ?? 1);
 const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/main.ts")], {
   cwd: root,
   env,

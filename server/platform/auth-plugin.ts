@@ -26,16 +26,17 @@ export function clearSessionCookie(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: "/" });
 }
 
-export async function loadSessionUser(db: Db, config: Config, userId: string): Promise<SessionUser | null> {
+// The config parameter is kept so callers need not change; platform administration is a stored grant now.
+export async function loadSessionUser(db: Db, _config: Config, userId: string): Promise<SessionUser | null> {
   const [row] = await db
     .select({ user: users, clinicName: clinics.name })
     .from(users)
     .leftJoin(clinics, eq(clinics.id, users.clinicId))
     .where(eq(users.id, userId));
-  return row ? toSessionUser(row.user, row.clinicName, config) : null;
+  return row ? toSessionUser(row.user, row.clinicName) : null;
 }
 
-function toSessionUser(u: SessionAuth["user"], clinicName: string | null, config: Config): SessionUser | null {
+function toSessionUser(u: SessionAuth["user"], clinicName: string | null): SessionUser | null {
   if (!u?.isActive) return null;
   return {
     id: u.id,
@@ -45,7 +46,7 @@ function toSessionUser(u: SessionAuth["user"], clinicName: string | null, config
     role: u.role,
     clinicId: u.clinicId,
     clinicName,
-    isPlatformAdmin: config.platformAdminEmails.includes(u.email.toLowerCase()),
+    isPlatformAdmin: u.isPlatformAdmin,
     totpEnabled: u.totpEnabled,
   };
 }
@@ -72,7 +73,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
     const found = await cache.read(token);
     if (!found) return;
     const { session } = found;
-    const user = toSessionUser(found.user, found.clinicName, opts.config);
+    const user = toSessionUser(found.user, found.clinicName);
     if (!user) {
       await destroySession(opts.db, token);
       clearSessionCookie(reply);

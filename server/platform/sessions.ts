@@ -42,7 +42,7 @@ export async function readSession(db: Queryable, token: string): Promise<{ data:
 export type SessionAuth = {
   session: { data: SessionData; expire: Date };
   /** Null when the user no longer exists. */
-  user: (Omit<SessionUser, "clinicName" | "isPlatformAdmin"> & { isActive: boolean }) | null;
+  user: (Omit<SessionUser, "clinicName"> & { isActive: boolean }) | null;
   clinicName: string | null;
   /** report_counters.version of the user's clinic: what a remembered report list is checked against. */
   reportsVersion: number;
@@ -61,6 +61,7 @@ function prepareSessionAuth(db: Db) {
       clinicId: users.clinicId,
       isActive: users.isActive,
       totpEnabled: users.totpEnabled,
+      isPlatformAdmin: users.isPlatformAdmin,
       clinicName: clinics.name,
       reportsVersion: reportCounters.version,
     })
@@ -108,6 +109,7 @@ export async function readSessionAuth(db: Db, token: string): Promise<SessionAut
             clinicId: row.clinicId,
             isActive: row.isActive!,
             totpEnabled: row.totpEnabled!,
+            isPlatformAdmin: row.isPlatformAdmin!,
           },
     clinicName: row.clinicName,
     reportsVersion: Number(row.reportsVersion ?? 0),

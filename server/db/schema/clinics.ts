@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, varchar } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, varchar } from "drizzle-orm/pg-core";
 import { id, timestamps } from "./columns";
 
 export const clinics = pgTable("clinics", {
@@ -39,6 +39,10 @@ export const users = pgTable(
     /** TOTP secret, encrypted with the file key (never stored in clear). */
     totpSecretEnc: text("totp_secret_enc"),
     totpEnabled: boolean("totp_enabled").notNull().default(false),
+    /** Last TOTP time step accepted at sign-in: a code is good once (a replayed code is refused). */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    /** Platform administration: set only by `npm run admin:grant` on the server, never from an e-mail address. */
+    isPlatformAdmin: boolean("is_platform_admin").notNull().default(false),
     /** SHA-256 hashes of unused recovery codes. */
     recoveryCodeHashes: jsonb("recovery_code_hashes").$type<string[]>().notNull().default([]),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reports, storageSnapshots, users } from "../../db/schema";
+import { grantPlatformAdmin } from "../../platform/platform-admin";
 import { as, createTestApp, multipart, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { saveFile } from "../files/files.service";
 import { takeStorageSnapshot } from "./storage-snapshots";
@@ -15,12 +16,13 @@ describe("platform admin panel", () => {
   let clinicAdmin: SignedIn;
 
   beforeAll(async () => {
-    t = await createTestApp({ PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL });
+    t = await createTestApp();
     const { db } = t.deps.database;
     clinicAdmin = await registerClinic(t.app, "Lakeside Vascular");
-    // The platform admin is a clinic user whose e-mail is listed; make it so, with TOTP enrolled.
+    // The platform admin is a clinic user granted the role on the server, with TOTP enrolled.
     platformAdmin = await registerClinic(t.app, "Platform Owner Clinic");
     await db.update(users).set({ email: ADMIN_EMAIL, totpEnabled: true }).where(eq(users.id, platformAdmin.userId));
+    await grantPlatformAdmin(db, ADMIN_EMAIL);
   });
   afterAll(() => t.close());
 
@@ -116,12 +118,13 @@ describe("platform admin panel", () => {
     expect(cheap.totalEstimated).toBeCloseTo(cheap.databaseCost + cheap.storageCost + cheap.aiCost, 2);
     expect(cheap.aiCost).toBe(0); // no language model configured
     expect(cheap.alerts).toBe(0);
-    const strict = await createTestApp({ PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL, COST_ALERT_MONTHLY_USD: "0" });
+    const strict = await createTestApp({ COST_ALERT_MONTHLY_USD: "0" });
     const admin = await registerClinic(strict.app);
     await strict.deps.database.db
       .update(users)
       .set({ email: ADMIN_EMAIL, totpEnabled: true })
       .where(eq(users.id, admin.userId));
+    await grantPlatformAdmin(strict.deps.database.db, ADMIN_EMAIL);
     const alerted = (await as(strict.app, admin)({ url: "/api/admin/cost-projection" })).json();
     expect(alerted.alerts).toBeGreaterThan(0);
     expect(alerted.alertMessages[0]).toMatch(/above the \$0 threshold/);

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyAuditChain } from "../../platform/audit";
-import { requirePlatformAdmin, TOTP_REQUIRED_FOR_ADMINS } from "../../platform/platform-admin";
+import { grantPlatformAdmin, requirePlatformAdmin, TOTP_REQUIRED_FOR_ADMINS } from "../../platform/platform-admin";
 import { as, createTestApp, registerClinic, type SignedIn, signIn, type TestApp } from "../../test-support/test-app";
 
 const rowsOf = async <T>(t: TestApp, query: SQL) =>
@@ -14,7 +14,7 @@ describe("sign-in, registration and two-factor sign-in", () => {
   let t: TestApp;
   let admin: SignedIn;
   beforeAll(async () => {
-    t = await createTestApp({ PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL }, {}, (app) => {
+    t = await createTestApp({}, {}, (app) => {
       app.get("/api/admin/test-guard", async (request) => ({ ok: requirePlatformAdmin(request).email }));
     });
     admin = await registerClinic(t.app, "Riverside Vascular");
@@ -161,6 +161,8 @@ describe("sign-in, registration and two-factor sign-in", () => {
     });
     expect(res.statusCode).toBe(201);
     const owner = await signIn(t.app, ADMIN_EMAIL, "a".repeat(12));
+    expect((await as(t.app, owner)({ url: "/api/auth/user" })).json().isPlatformAdmin).toBe(false);
+    await grantPlatformAdmin(t.deps.database.db, ADMIN_EMAIL);
     expect((await as(t.app, owner)({ url: "/api/auth/user" })).json().isPlatformAdmin).toBe(true);
     const refused = await as(t.app, owner)({ url: "/api/admin/test-guard" });
     expect(refused.statusCode).toBe(403);
