@@ -104,6 +104,9 @@ type Tally = {
   correct: number;
   emittedConfident: number;
   correctConfident: number;
+  /** Emitted values at confidence >= 0.8 (shown as sure on the checking screen) and how many of them are wrong. */
+  emittedSure: number;
+  wrongSure: number;
   seconds: number[];
   cpuSeconds: number[];
 };
@@ -118,6 +121,8 @@ const newTally = (): Tally => ({
   correct: 0,
   emittedConfident: 0,
   correctConfident: 0,
+  emittedSure: 0,
+  wrongSure: 0,
   seconds: [],
   cpuSeconds: [],
 });
@@ -172,6 +177,10 @@ async function main() {
         tally.emittedConfident++;
         tally.correctConfident += Number(ok);
       }
+      if (m.confidence >= 0.8) {
+        tally.emittedSure++;
+        tally.wrongSure += Number(!ok);
+      }
       if (ok) expected.delete(key);
       else misses.push(`wrong ${key} (read "${m.text}", conf ${m.confidence})`);
     }
@@ -195,6 +204,11 @@ async function main() {
         `${quantile(t.cpuSeconds, 0.5).toFixed(2)} |`,
     ),
     "",
+    ...rows.map(
+      ([half, t]) =>
+        `${half}: ${t.wrongSure} wrong of ${t.emittedSure} values emitted at confidence >= 0.8 ` +
+        `(${pct(t.wrongSure, t.emitted)} of all ${t.emitted} emitted)`,
+    ),
     `Peak RSS: ${peakMb.toFixed(0)} MB · node ${process.version} · ${os.availableParallelism()} cores · ` +
       `load average at end ${os.loadavg()[0]!.toFixed(1)} · ${new Date().toISOString().slice(0, 10)}`,
   ];
