@@ -3,6 +3,9 @@
  * "R ICA prox PSV 250 EDV 80", "Left CFV reflux 1.5 s", "AO diameter 52 mm", "RT ABI 0.8".
  * Only explicit, complete statements become measurements; anything ambiguous is left for the clinician.
  */
+import { type BaseSiteCode, siteEntries } from "../vocabulary/sites";
+import { siteFromLabel } from "../vocabulary/worksheet-labels";
+
 export type TypedMeasurement = {
   site: string;
   side: "left" | "right" | null;
@@ -11,55 +14,29 @@ export type TypedMeasurement = {
   unit: string;
 };
 
-const sites = [
-  "BULB",
-  "ICA",
-  "CCA",
-  "ECA",
-  "VA",
-  "SCA",
-  "CFA",
-  "PFA",
-  "SFA",
-  "POPA",
-  "TPT",
-  "ATA",
-  "PTA",
-  "PERA",
-  "DPA",
-  "AXA",
-  "RADA",
-  "ULNA",
-  "CFV",
-  "FV",
-  "PFV",
-  "POPV",
-  "PTV",
-  "PERV",
-  "GSV",
-  "SSV",
-  "SFJ",
-  "SPJ",
-  "PERF",
-  "IJV",
-  "SCV",
-  "AXV",
-  "BRV",
-  "CEPV",
-  "BASV",
-  "AO",
-  "CIA",
-  "EIA",
-  "RA",
-  "SMA",
-  "CA",
-  "IMA",
-  "MCA",
-  "ACA",
-  "PCA",
+/** Vessel words as typed: every code and abbreviation of the vocabulary that is a single word ("GSV", "LSV"). */
+const siteTokens = new Map<string, BaseSiteCode>(
+  siteEntries.flatMap((s) =>
+    [s.code, ...(s.abbreviations ?? [])]
+      .filter((w) => /^[A-Z]+$/i.test(w))
+      .map((w) => [w.toUpperCase(), s.code] as const),
+  ),
+);
+/** Words that place a value along the vessel ("prox", "mid thigh", "upper calf"), read as the worksheet labels are. */
+const segmentWords = new Set([
+  "PROX",
+  "PROXIMAL",
+  "MID",
+  "MIDDLE",
+  "DIST",
+  "DISTAL",
+  "UPPER",
+  "LOWER",
+  "THIGH",
+  "KNEE",
+  "CALF",
   "ANKLE",
-];
-const segments: Record<string, string> = { PROX: "PROX", PROXIMAL: "PROX", MID: "MID", DIST: "DIST", DISTAL: "DIST" };
+]);
 const sides: Record<string, "left" | "right"> = {
   R: "right",
   RT: "right",
@@ -87,12 +64,20 @@ export function parseTypedMeasurements(text: string): TypedMeasurement[] {
     const tokens = line.toUpperCase().match(/[A-Z]+|\d+(?:\.\d+)?/g) ?? [];
     let side: "left" | "right" | null = null;
     let site: string | null = null;
+    let base: BaseSiteCode | null = null;
+    let placeWords: string[] = [];
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]!;
       if (token in sides && site === null) side = sides[token]!;
-      else if (sites.includes(token)) site = token === "ANKLE" ? "ANKLE" : token;
-      else if (token in segments && site) site = `${site.split("_")[0]}_${segments[token]}`;
-      else if (token in parameters && site) {
+      else if (base && segmentWords.has(token)) {
+        placeWords.push(token);
+        const placed = siteFromLabel(`${base} ${placeWords.join(" ")}`);
+        if (placed) site = placed;
+      } else if (siteTokens.has(token)) {
+        base = siteTokens.get(token)!;
+        site = base;
+        placeWords = [];
+      } else if (token in parameters && site) {
         const value = Number(tokens[i + 1]);
         if (!Number.isFinite(Number.parseFloat(tokens[i + 1] ?? ""))) continue;
         const spec = parameters[token]!;

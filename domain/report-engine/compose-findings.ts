@@ -3,6 +3,7 @@ import { keyVesselsForSide, type ScanProfile } from "./scan-profiles";
 import type { StudyFacts } from "./study-facts";
 import { capitalize, formatComputed, formatMeasurement, observationPhrases } from "./value-format";
 import {
+  allSegments,
   type BaseSiteCode,
   midlineSites,
   type ObservationFinding,
@@ -16,6 +17,9 @@ import {
   siteOrder,
   vesselLabel,
 } from "./vocabulary";
+
+/** How the findings mark the values of a vessel the criteria do not grade. */
+export const NOT_GRADED = "(not graded)";
 
 // Findings describe, vessel by vessel: right then left (midline vessels first in abdominal studies),
 // proximal to distal. Every number printed is an input value or a ratio labelled "(computed)".
@@ -52,7 +56,10 @@ export function compareSites(
   );
 }
 
-function vesselEntries(facts: StudyFacts, derived: readonly DerivedValue[]): Map<string, VesselEntry> {
+function vesselEntries(
+  facts: Pick<StudyFacts, "measurements" | "observations">,
+  derived: readonly DerivedValue[],
+): Map<string, VesselEntry> {
   const vessels = new Map<string, VesselEntry>();
   const vesselOf = (site: ParsedSite, side: Side | null): VesselEntry => {
     const key = `${side}|${site.base}`;
@@ -87,7 +94,7 @@ function vesselEntries(facts: StudyFacts, derived: readonly DerivedValue[]): Map
   return vessels;
 }
 
-const findingsOrder = (segment: ParsedSite["segment"]) => (segment ? segmentOrder(segment) : segmentOrder(null) + 9);
+const findingsOrder = (segment: ParsedSite["segment"]) => (segment ? segmentOrder(segment) : allSegments.length + 1);
 
 function segmentText(entry: SegmentEntry): string {
   const items: string[] = [];
@@ -110,15 +117,19 @@ export function composeFindings(
   reportedSides: readonly Side[],
 ): string {
   const vessels = vesselEntries(facts, derived);
+  const ungraded = vesselEntries(facts.ungraded, []);
   const lines: { side: Side | null; site: ParsedSite; text: string }[] = [];
-  for (const vessel of vessels.values()) {
+  for (const [vessel, graded] of [
+    ...[...vessels.values()].map((v) => [v, true] as const),
+    ...[...ungraded.values()].map((v) => [v, false] as const),
+  ]) {
     // Segments read proximal to distal; what was recorded for the whole vessel follows them.
     const segments = [...vessel.segments.values()].sort(
       (a, b) => findingsOrder(a.site.segment) - findingsOrder(b.site.segment),
     );
     const parts = segments.map(segmentText);
     parts.push(...vessel.derived.map((d) => formatComputed(d.parameter, d.value)));
-    const label = capitalize(vesselLabel(vessel.base, vessel.side));
+    const label = capitalize(vesselLabel(vessel.base, vessel.side)) + (graded ? "" : ` ${NOT_GRADED}`);
     lines.push({
       side: vessel.side,
       site: { code: vessel.base, base: vessel.base, segment: null },

@@ -1,3 +1,4 @@
+import { type SiteRegion, siteEntries, ungradedSitesOf } from "../vocabulary/sites";
 import type { BaseSiteCode, ScanType } from "./vocabulary";
 
 // Which vessels belong to each scan type, which ones the report must mention even when nothing was
@@ -21,6 +22,8 @@ export type GraderName =
 
 export interface ScanProfile {
   sites: readonly BaseSiteCode[];
+  /** Vessels of the examined region that the criteria do not grade: reported as measured, never graded. */
+  notGraded?: readonly BaseSiteCode[];
   /** Bilateral examinations report both sides; limb examinations report the sides that were scanned. */
   bilateral: boolean;
   /** Stated as "not assessed" in the findings when nothing was recorded for them on a reported side. */
@@ -32,35 +35,21 @@ export interface ScanProfile {
   graders: readonly GraderName[];
 }
 
-export const neckSites: readonly BaseSiteCode[] = ["CCA", "BULB", "ICA", "ECA", "VA", "SCA"];
+// The vessel lists come from the catalogue's regions, so a vessel added there is in every profile of its region.
+const gradedIn = (region: SiteRegion): BaseSiteCode[] =>
+  siteEntries.filter((s) => s.graded && s.region === region).map((s) => s.code);
+
+export const neckSites: readonly BaseSiteCode[] = gradedIn("neck");
 export const lowerLimbArteries: readonly BaseSiteCode[] = [
   "CIA",
   "EIA",
-  "CFA",
-  "PFA",
-  "SFA",
-  "POPA",
-  "TPT",
-  "ATA",
-  "PTA",
-  "PERA",
-  "DPA",
+  ...gradedIn("legArtery").filter((code) => code !== "ANKLE"),
 ];
-export const upperLimbArteries: readonly BaseSiteCode[] = ["SCA", "AXA", "BA_ARM", "RADA", "ULNA"];
-export const lowerLimbVeins: readonly BaseSiteCode[] = [
-  "CFV",
-  "SFJ",
-  "FV",
-  "PFV",
-  "POPV",
-  "SPJ",
-  "PTV",
-  "PERV",
-  "GSV",
-  "SSV",
-  "PERF",
-];
-export const upperLimbVeins: readonly BaseSiteCode[] = ["IJV", "SCV", "AXV", "BRV", "CEPV", "BASV"];
+export const upperLimbArteries: readonly BaseSiteCode[] = ["SCA", ...gradedIn("armArtery")];
+export const lowerLimbVeins: readonly BaseSiteCode[] = gradedIn("legVein");
+export const upperLimbVeins: readonly BaseSiteCode[] = gradedIn("armVein");
+/** Leg veins worksheets carry that the criteria do not grade: shown as measured, marked as not graded. */
+const ungradedLegVeins = ungradedSitesOf(["legVein"]);
 export const deepVeins: ReadonlySet<BaseSiteCode> = new Set<BaseSiteCode>([
   "CFV",
   "FV",
@@ -73,7 +62,7 @@ export const deepVeins: ReadonlySet<BaseSiteCode> = new Set<BaseSiteCode>([
   "AXV",
   "BRV",
 ]);
-export const accessSites: readonly BaseSiteCode[] = ["AVF_ARTERY", "AVF_ANAST", "AVF_VEIN"];
+export const accessSites: readonly BaseSiteCode[] = gradedIn("access");
 
 export const scanProfiles: Record<ScanType, ScanProfile> = {
   "Carotid Duplex": {
@@ -106,6 +95,7 @@ export const scanProfiles: Record<ScanType, ScanProfile> = {
   },
   "Lower Limb Venous": {
     sites: lowerLimbVeins,
+    notGraded: ungradedLegVeins,
     bilateral: false,
     keyVessels: ["CFV", "FV", "POPV", "GSV", "SSV"],
     midlineFirst: false,
@@ -120,6 +110,7 @@ export const scanProfiles: Record<ScanType, ScanProfile> = {
   },
   "DVT Assessment": {
     sites: [...lowerLimbVeins, ...upperLimbVeins],
+    notGraded: ungradedLegVeins,
     bilateral: false,
     keyVessels: ["CFV", "FV", "POPV", "PTV", "PERV"],
     armKeyVessels: ["IJV", "SCV", "AXV", "BRV"],
@@ -156,6 +147,7 @@ export const scanProfiles: Record<ScanType, ScanProfile> = {
   },
   "Post Endovenous Intervention": {
     sites: lowerLimbVeins,
+    notGraded: ungradedLegVeins,
     bilateral: false,
     keyVessels: ["CFV"],
     midlineFirst: false,

@@ -1,8 +1,9 @@
 import type { Study } from "../contracts/study";
-import type { ScanProfile } from "./scan-profiles";
+import { accessSites, lowerLimbArteries, type ScanProfile, upperLimbArteries } from "./scan-profiles";
 import { capitalize, formatMeasurement, joinWords, observationPhrases, parameterLabels } from "./value-format";
 import {
   type BaseSiteCode,
+  gradedSites,
   midlineSites,
   type ObservationFinding,
   type Parameter,
@@ -12,6 +13,7 @@ import {
   type Side,
   sideOptionalSites,
   siteLabel,
+  vesselLabel,
 } from "./vocabulary";
 
 // Turns a study into the facts the graders read: site codes parsed, sides settled, and every
@@ -33,29 +35,11 @@ export interface ObservationFact {
 export interface StudyFacts {
   measurements: readonly MeasurementFact[];
   observations: readonly ObservationFact[];
+  /** Values at vessels the criteria do not grade: the findings show them as measured, no grader reads them. */
+  ungraded: { measurements: readonly MeasurementFact[]; observations: readonly ObservationFact[] };
 }
 
-const limbArteryCodes: readonly BaseSiteCode[] = [
-  "CIA",
-  "EIA",
-  "CFA",
-  "PFA",
-  "SFA",
-  "POPA",
-  "TPT",
-  "ATA",
-  "PTA",
-  "PERA",
-  "DPA",
-  "SCA",
-  "AXA",
-  "BA_ARM",
-  "RADA",
-  "ULNA",
-  "AVF_ARTERY",
-  "AVF_ANAST",
-  "AVF_VEIN",
-];
+const limbArteryCodes: readonly BaseSiteCode[] = [...lowerLimbArteries, ...upperLimbArteries, ...accessSites];
 
 /** Ratios and indices only mean something at the sites they are defined for. */
 const parameterSites: Partial<Record<Parameter, readonly BaseSiteCode[]>> = {
@@ -136,7 +120,7 @@ function settleSite(
     warnings.push(`${what} at unknown site ${JSON.stringify(rawSite)} was not used.`);
     return null;
   }
-  if (!profile.sites.includes(site.base)) {
+  if (!profile.sites.includes(site.base) && !profile.notGraded?.includes(site.base)) {
     warnings.push(
       `${what} at the ${describeRaw(rawSite, rawSide)} does not belong to a ${scanType} study and was not used.`,
     );
@@ -154,6 +138,7 @@ export function collectFacts(study: Study, profile: ScanProfile): { facts: Study
   const warnings: string[] = [];
   const measurements: MeasurementFact[] = [];
   const observations: ObservationFact[] = [];
+  const ungraded = { measurements: [] as MeasurementFact[], observations: [] as ObservationFact[] };
 
   for (const m of study.measurements) {
     const what = capitalize(formatMeasurement(m.parameter, [m.value]));
@@ -178,20 +163,38 @@ export function collectFacts(study: Study, profile: ScanProfile): { facts: Study
       );
       continue;
     }
-    measurements.push({ ...settled, parameter: m.parameter, value: m.value });
+    const fact = { ...settled, parameter: m.parameter, value: m.value };
+    (gradedSites.has(settled.site.base) ? measurements : ungraded.measurements).push(fact);
   }
 
   for (const o of study.observations) {
     const what = `Observation "${observationPhrases[o.finding] ?? o.finding}"`;
     const settled = settleSite(o.site, o.side, what, profile, study.scanType, warnings);
-    if (settled) observations.push({ ...settled, finding: o.finding });
+    if (!settled) continue;
+    const fact = { ...settled, finding: o.finding };
+    (gradedSites.has(settled.site.base) ? observations : ungraded.observations).push(fact);
   }
 
-  warnings.push(...duplicateWarnings(measurements), ...contradictionWarnings(observations));
+  warnings.push(
+    ...duplicateWarnings([...measurements, ...ungraded.measurements]),
+    ...contradictionWarnings(observations),
+    ...ungradedWarnings(ungraded),
+  );
   if (measurements.length === 0 && observations.length === 0) {
     warnings.push("The study has no usable measurements or observations, so nothing could be graded.");
   }
-  return { facts: { measurements, observations }, warnings };
+  return { facts: { measurements, observations, ungraded }, warnings };
+}
+
+/** One warning per vessel and side whose values are shown but not graded. */
+function ungradedWarnings(ungraded: StudyFacts["ungraded"]): string[] {
+  const vessels = new Set(
+    [...ungraded.measurements, ...ungraded.observations].map((f) => vesselLabel(f.site.base, f.side)),
+  );
+  return [...vessels].map(
+    (vessel) =>
+      `The criteria do not grade the ${vessel}: its values are shown in the findings as measured, marked "not graded".`,
+  );
 }
 
 const keyOf = (site: ParsedSite, side: Side | null) => `${side ?? "-"}|${site.code}`;

@@ -1,5 +1,8 @@
+import { parameterLabels } from "../vocabulary/parameters";
 import type { ObservationFinding, Parameter } from "./vocabulary";
 import { parameterUnits } from "./vocabulary";
+
+export { parameterLabels };
 
 /** Input numbers are printed as JavaScript prints them, so the text shows exactly what was measured. */
 export function formatNumber(value: number): string {
@@ -13,23 +16,6 @@ export function roundRatio(value: number): number {
 }
 
 export const COMPUTED_LABEL = "(computed)";
-
-export const parameterLabels: Record<Parameter, string> = {
-  PSV: "PSV",
-  EDV: "EDV",
-  MFV: "mean flow velocity",
-  RATIO_ICA_CCA: "ICA/CCA PSV ratio",
-  PSVR: "PSV ratio",
-  RAR: "renal-aortic ratio",
-  LINDEGAARD: "Lindegaard ratio",
-  REFLUX_MS: "reflux time",
-  DIAMETER_MM: "diameter",
-  DEPTH_MM: "depth",
-  FLOW_ML_MIN: "volume flow",
-  ABI: "ABI",
-  RI: "RI",
-  EXTENSION_PCT: "thrombus extension into the deep vein",
-};
 
 function withUnit(parameter: Parameter, number: string): string {
   const unit = parameterUnits[parameter];

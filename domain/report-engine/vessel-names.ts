@@ -1,7 +1,8 @@
+import { siteEntries } from "../vocabulary/sites";
 import type { BaseSiteCode } from "./vocabulary";
 
-// How free text names the vessels of the vocabulary, so that text written by someone else (a language
-// model) can be checked against the study. Longer names come first so that "common femoral vein" is
+// How free text names the vessels of the vocabulary (names and abbreviations: ../vocabulary/sites.ts), so that
+// text written by someone else (a language model) can be checked against the study. Longer names come first so that "common femoral vein" is
 // not also read as "femoral vein".
 
 interface Alias {
@@ -11,79 +12,31 @@ interface Alias {
   exactCase?: boolean;
 }
 
-const named: readonly [BaseSiteCode | readonly BaseSiteCode[], readonly string[], readonly string[]][] = [
-  ["CCA", ["common carotid artery", "common carotid arteries", "common carotid"], ["CCA", "CCAs"]],
-  ["BULB", ["carotid bulb", "bulb"], []],
-  [
-    ["ICA", "ICA_EXTRA"],
-    ["internal carotid artery", "internal carotid arteries", "internal carotid"],
-    ["ICA", "ICAs"],
-  ],
-  ["ICA_EXTRA", ["extracranial internal carotid artery", "extracranial internal carotid"], []],
-  ["ECA", ["external carotid artery", "external carotid"], ["ECA"]],
+/** Names that cover several vessels of the vocabulary ("carotid artery", "saphenous veins"). */
+type NameRow = readonly [families: readonly BaseSiteCode[], words: readonly string[], abbreviations: readonly string[]];
+
+const groupNames: readonly NameRow[] = [
   [["CCA", "ICA", "ECA"], ["carotid artery", "carotid arteries"], []],
-  ["VA", ["vertebral artery", "vertebral arteries", "vertebral"], ["VA"]],
-  ["SCV", ["subclavian vein"], ["SCV"]],
-  ["SCA", ["subclavian artery", "subclavian"], ["SCA"]],
-  ["AO", ["abdominal aorta", "aorta"], []],
-  ["CA", ["celiac artery", "coeliac artery", "celiac trunk", "coeliac trunk", "celiac axis", "coeliac axis"], ["CA"]],
-  ["SMA", ["superior mesenteric artery"], ["SMA"]],
-  ["IMA", ["inferior mesenteric artery"], ["IMA"]],
   [["SMA", "IMA"], ["mesenteric artery", "mesenteric arteries"], []],
-  ["RA", ["renal artery", "renal arteries"], ["RA"]],
-  ["CIA", ["common iliac artery", "common iliac arteries", "common iliac"], ["CIA"]],
-  ["EIA", ["external iliac artery", "external iliac arteries", "external iliac"], ["EIA"]],
   [["CIA", "EIA"], ["iliac artery", "iliac arteries"], []],
-  ["CFA", ["common femoral artery"], ["CFA"]],
-  ["PFA", ["profunda femoris artery", "deep femoral artery"], ["PFA"]],
-  ["SFA", ["superficial femoral artery"], ["SFA"]],
   [["CFA", "SFA"], ["femoral artery", "femoral arteries"], []],
-  ["POPA", ["popliteal artery"], []],
-  ["TPT", ["tibioperoneal trunk", "tibio-peroneal trunk"], ["TPT"]],
-  ["ATA", ["anterior tibial artery"], ["ATA"]],
-  ["PTA", ["posterior tibial artery"], ["PTA"]],
-  ["PERA", ["peroneal artery"], []],
-  ["DPA", ["dorsalis pedis artery", "dorsalis pedis"], ["DPA"]],
-  ["ANKLE", ["ankle"], []],
-  ["AXA", ["axillary artery"], []],
-  ["BA_ARM", ["brachial artery"], []],
-  ["RADA", ["radial artery"], []],
-  ["ULNA", ["ulnar artery"], []],
-  ["CFV", ["common femoral vein"], ["CFV"]],
-  ["SFJ", ["saphenofemoral junction", "sapheno-femoral junction"], ["SFJ"]],
-  ["PFV", ["profunda femoris vein", "deep femoral vein"], ["PFV"]],
-  ["FV", ["superficial femoral vein", "femoral vein"], ["FV"]],
-  ["POPV", ["popliteal vein"], []],
-  ["SPJ", ["saphenopopliteal junction", "sapheno-popliteal junction"], ["SPJ"]],
-  ["PTV", ["posterior tibial veins", "posterior tibial vein"], ["PTV"]],
-  ["PERV", ["peroneal veins", "peroneal vein"], []],
-  ["GSV", ["great saphenous vein", "long saphenous vein"], ["GSV", "LSV"]],
-  ["SSV", ["small saphenous vein", "short saphenous vein"], ["SSV"]],
   [["GSV", "SSV"], ["saphenous vein", "saphenous veins"], []],
-  ["PERF", ["perforator vein", "perforating vein", "perforator veins", "perforators", "perforator"], []],
-  ["IJV", ["internal jugular vein"], ["IJV"]],
-  ["AXV", ["axillary vein"], []],
-  ["BRV", ["brachial veins", "brachial vein"], []],
-  ["CEPV", ["cephalic vein"], []],
-  ["BASV", ["basilic vein"], []],
-  ["AVF_ARTERY", ["access inflow artery", "inflow artery"], []],
-  ["AVF_ANAST", ["access anastomosis", "anastomosis"], []],
-  ["AVF_VEIN", ["access outflow vein", "outflow vein"], []],
   [["AVF_ARTERY", "AVF_ANAST", "AVF_VEIN"], ["fistula", "graft"], ["AVF"]],
-  ["MCA", ["middle cerebral artery", "middle cerebral arteries"], ["MCA"]],
-  ["ACA", ["anterior cerebral artery"], ["ACA"]],
-  ["PCA", ["posterior cerebral artery"], ["PCA"]],
-  ["BA", ["basilar artery"], ["BA"]],
+];
+
+/** Text about the internal carotid artery may mean its extracranial part (the Lindegaard ratio's ICA). */
+const familyOf = (code: BaseSiteCode): readonly BaseSiteCode[] => (code === "ICA" ? ["ICA", "ICA_EXTRA"] : [code]);
+
+const named: readonly NameRow[] = [
+  ...siteEntries.map((s): NameRow => [familyOf(s.code), [s.name, ...(s.otherNames ?? [])], s.abbreviations ?? []]),
+  ...groupNames,
 ];
 
 const aliases: readonly Alias[] = named
-  .flatMap(([families, words, abbreviations]) => {
-    const list = typeof families === "string" ? [families] : families;
-    return [
-      ...words.map((text) => ({ text, families: list })),
-      ...abbreviations.map((text) => ({ text, families: list, exactCase: true })),
-    ];
-  })
+  .flatMap(([families, words, abbreviations]) => [
+    ...words.map((text) => ({ text, families })),
+    ...abbreviations.map((text) => ({ text, families, exactCase: true })),
+  ])
   .sort((a, b) => b.text.length - a.text.length);
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -107,6 +107,28 @@ describe("POST /api/reports/generate", () => {
     expect(report.findings).not.toContain("250");
   });
 
+  it("drafts a venous sheet with great saphenous knee and calf rows and a vessel the criteria do not grade", async () => {
+    const worksheet = await insertWorksheet(t, owner.clinicId);
+    const res = await post({
+      worksheetId: worksheet.id,
+      physicianId,
+      scanType: "Lower Limb Venous",
+      measurements: [
+        { site: "GSV_KNEE", side: "left", parameter: "REFLUX_MS", value: 2400, unit: "ms" },
+        { site: "GSV_CALF", side: "left", parameter: "DIAMETER_MM", value: 3.1, unit: "mm" },
+        { site: "AASV", side: "left", parameter: "REFLUX_MS", value: 900, unit: "ms" },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const report = res.json() as Report;
+    expect(report.conclusions).toEqual([
+      expect.objectContaining({ site: "GSV_KNEE", category: "venous_reflux", grade: "present" }),
+    ]);
+    expect(report.findings).toContain("Left great saphenous vein: knee reflux time 2400 ms; calf diameter 3.1 mm.");
+    expect(report.findings).toContain("Left anterior accessory saphenous vein (not graded): reflux time 900 ms.");
+    expect(report.warnings.join(" ")).toMatch(/do not grade the left anterior accessory saphenous vein/);
+  });
+
   it("names a bad measurement or scan type", async () => {
     const worksheet = await insertWorksheet(t, owner.clinicId, ocrResult({ scanType: null }));
     const badSite = await post({

@@ -1,14 +1,15 @@
 import type { Box, OcrMeasurement } from "../../../../domain/contracts/ocr";
 import {
-  type BaseSiteCode,
-  baseSiteCodes,
+  isParameter,
   type Parameter,
+  parameterNames,
+  parameterShortNames,
   parameters,
   parameterUnits,
-  parseSiteCode,
-  segmentNames,
-  siteNames,
-} from "../../../../domain/report-engine/vocabulary";
+} from "../../../../domain/vocabulary/parameters";
+import { limbPositions } from "../../../../domain/vocabulary/segments";
+import { siteCode, siteWords } from "../../../../domain/vocabulary/site-codes";
+import { baseSiteCodes } from "../../../../domain/vocabulary/sites";
 import type { StudyMeasurementInput } from "../reports/report-types";
 
 /** Below this the value is shown in amber for the clinician to compare with the worksheet. */
@@ -64,53 +65,19 @@ export function blankRow(): MeasurementRow {
   };
 }
 
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+export { siteWords };
 
-/** "GSV_MID" -> "Great saphenous vein, mid"; codes outside the criteria vocabulary keep their extra words. */
-export function siteWords(code: string): string {
-  const parsed = parseSiteCode(code);
-  if (parsed) {
-    const name = siteNames[parsed.base];
-    return capitalise(parsed.segment ? `${name}, ${segmentNames[parsed.segment]}` : name);
-  }
-  const cut = code.indexOf("_");
-  const base = (cut > 0 ? code.slice(0, cut) : code) as BaseSiteCode;
-  if (cut > 0 && base in siteNames) return capitalise(`${siteNames[base]}, ${code.slice(cut + 1).toLowerCase()}`);
-  return code;
-}
-
-const parameterNames: Record<string, string> = {
-  PSV: "Peak systolic velocity",
-  EDV: "End diastolic velocity",
-  MFV: "Mean flow velocity",
-  RATIO_ICA_CCA: "ICA/CCA ratio",
-  PSVR: "PSV ratio",
-  RAR: "Renal-aortic ratio",
-  LINDEGAARD: "Lindegaard ratio",
-  REFLUX_MS: "Reflux time",
-  DIAMETER_MM: "Diameter",
-  DEPTH_MM: "Depth",
-  FLOW_ML_MIN: "Volume flow",
-  ABI: "Ankle-brachial index",
-  RI: "Resistive index",
-  EXTENSION_PCT: "Thrombus extension",
-};
-export const parameterWords = (code: string) => parameterNames[code] ?? code;
-
-/** What worksheets print in their column headers: short enough for the table on a phone. */
-const parameterShortNames: Record<string, string> = {
-  RATIO_ICA_CCA: "ICA/CCA",
-  LINDEGAARD: "LR",
-  REFLUX_MS: "Reflux",
-  DIAMETER_MM: "Diameter",
-  DEPTH_MM: "Depth",
-  FLOW_ML_MIN: "Flow",
-  EXTENSION_PCT: "Extension",
-};
-export const parameterShort = (code: string) => parameterShortNames[code] ?? code;
+export const parameterWords = (code: string) => (isParameter(code) ? parameterNames[code] : code);
+export const parameterShort = (code: string) => (isParameter(code) ? parameterShortNames[code] : code);
 export const unitOf = (parameter: string) => parameterUnits[parameter as Parameter] ?? "";
 
-export const siteOptions = baseSiteCodes.map((code) => ({ code, label: siteWords(code) }));
+/** Every vessel, and the leg positions of the saphenous veins and perforators, which worksheets list as rows. */
+export const siteOptions = baseSiteCodes.flatMap((base) =>
+  [base, ...limbPositions.flatMap((position) => siteCode(base, position) ?? [])].map((code) => ({
+    code,
+    label: siteWords(code),
+  })),
+);
 export const parameterOptions = parameters.map((code) => ({ code, label: parameterWords(code) }));
 
 /** A typed value as a number: decimal comma accepted (European worksheets), anything else is invalid. */

@@ -1,0 +1,43 @@
+// Scan types, sides and observations exactly as ../../../shared/clinical-criteria.md spells them.
+
+export const scanTypes = [
+  "Lower Limb Venous",
+  "Upper Limb Venous",
+  "Lower Limb Arterial",
+  "Upper Limb Arterial",
+  "Carotid Duplex",
+  "Vertebral Duplex",
+  "Abdominal Aorta",
+  "Renal Duplex",
+  "Mesenteric Duplex",
+  "DVT Assessment",
+  "AV Fistula/Graft",
+  "Post Endovenous Intervention",
+  "Transcranial Doppler",
+] as const;
+export type ScanType = (typeof scanTypes)[number];
+
+export const sides = ["right", "left"] as const;
+export type Side = (typeof sides)[number];
+
+export const observationFindings = [
+  "plaque",
+  "no_plaque",
+  "compressible",
+  "non_compressible",
+  "thrombus",
+  "occluded",
+  "near_occlusion",
+  "no_flow",
+  "antegrade",
+  "retrograde",
+  "to_and_fro",
+  "triphasic",
+  "biphasic",
+  "monophasic",
+  "dampened",
+  "spontaneous_flow",
+  "phasic_flow",
+  "continuous_flow",
+] as const;
+export type ObservationFinding = (typeof observationFindings)[number];
