@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseTypedMeasurements } from "../drawing/typed-measurements";
 import { studySchema } from "../contracts/study";
+import { parseTypedMeasurements } from "../drawing/typed-measurements";
 import { generateDraft } from "../report-engine/generate-draft";
 import { allSegments, segmentLabels } from "./segments";
 import { isSiteCode, parseSiteCode, siteCode, siteLabel, siteWords } from "./site-codes";
@@ -128,7 +128,9 @@ describe("drafts from every site a worksheet carries", () => {
         [{ site: "GASTV", side: "right", finding: "thrombus" }],
       ),
     );
-    expect(draft.findings).toContain("Right anterior accessory saphenous vein (not graded): thigh reflux time 2500 ms.");
+    expect(draft.findings).toContain(
+      "Right anterior accessory saphenous vein (not graded): thigh reflux time 2500 ms.",
+    );
     expect(draft.findings).toContain("Right gastrocnemius veins (not graded): thrombus seen.");
     expect(draft.warnings).toContain(
       'The criteria do not grade the right anterior accessory saphenous vein: its values are shown in the findings as measured, marked "not graded".',
