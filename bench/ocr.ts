@@ -1,5 +1,6 @@
 /**
- * OCR benchmark over fixtures/worksheets: per-field exact match, measurement recall and precision, seconds per page
+ * OCR benchmark over fixtures/worksheets (or --dir, e.g. fixtures/worksheets-varied): per-field exact match (the six
+ * header fields too), measurement recall and precision, seconds per page
  * and peak memory, for the clean printed half and the photo + handwriting half.
  *
  *   npm run -s bench:ocr                       all 40 worksheets
@@ -20,12 +21,12 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { deserialize, serialize } from "node:v8";
-import type { OcrResult } from "../domain/contracts/ocr";
+import { type OcrHeaderFieldName, type OcrResult, ocrHeaderFieldNames } from "../domain/contracts/ocr";
 import { loadWorksheetPages, shutdownOcr } from "../server/ocr/ocr-service";
 import type { ReadRegion } from "../server/ocr/read-region";
 import { assembleResult } from "../server/ocr/read-worksheet";
 import { recognizePage } from "../server/ocr/recognize-page";
-import { columnFromHeader, siteFromLabel } from "../server/ocr/worksheet-vocabulary";
+import { columnFromHeader, siteFromLabel, squash } from "../server/ocr/worksheet-vocabulary";
 
 type Truth = {
   id: string;
@@ -35,7 +36,33 @@ type Truth = {
   patientDob: string;
   examDate: string;
   measurements: { vessel: string; side: "R" | "L"; param: string; value: number; unit: string }[];
+  /** The varied generator's header fields (null: the sheet has no such field). */
+  header?: Record<OcrHeaderFieldName, string | null>;
+  /** The first generator's: every sheet has them, with its impression as the comments. */
+  otherFields?: { mrn: string; referrer: string; sonographer: string; indication: string; sex: string };
+  impression?: string;
 };
+
+/** The header fields a sheet carries, from either generator's ground truth. */
+function expectedHeader(t: Truth): Record<OcrHeaderFieldName, string | null> {
+  if (t.header) return t.header;
+  const o = t.otherFields!;
+  return {
+    indication: o.indication,
+    referringPhysician: o.referrer,
+    mrn: o.mrn,
+    sonographer: o.sonographer,
+    sex: /^m/i.test(o.sex) ? "male" : "female",
+    comments: t.impression ?? null,
+  };
+}
+
+/**
+ * Text fields are compared on their letters and digits, case-insensitive ("Dr. Y Hughes" = "Dr Y Hughes"); a field
+ * the sheet does not have is right only when nothing was read.
+ */
+const sameText = (read: string | null, truth: string | null) =>
+  truth === null ? read === null : read !== null && squash(read) === squash(truth);
 
 const { values: args } = parseArgs({
   options: {
@@ -99,6 +126,7 @@ type Tally = {
   dob: number;
   exam: number;
   scan: number;
+  header: Record<OcrHeaderFieldName, number>;
   expected: number;
   emitted: number;
   correct: number;
@@ -116,6 +144,7 @@ const newTally = (): Tally => ({
   dob: 0,
   exam: 0,
   scan: 0,
+  header: Object.fromEntries(ocrHeaderFieldNames.map((k) => [k, 0])) as Record<OcrHeaderFieldName, number>,
   expected: 0,
   emitted: 0,
   correct: 0,
@@ -165,6 +194,13 @@ async function main() {
     tally.dob += Number(dobOk);
     tally.exam += Number(examOk);
     tally.scan += Number(scanOk);
+    const header = expectedHeader(truth);
+    const headerMisses: string[] = [];
+    for (const key of ocrHeaderFieldNames) {
+      const ok = sameText(result.fields[key].value, header[key]);
+      tally.header[key] += Number(ok);
+      if (!ok) headerMisses.push(`${key}:${JSON.stringify(result.fields[key].value)}`);
+    }
     const expected = new Set(expectedMeasurements(truth));
     const misses: string[] = [];
     tally.expected += expected.size;
@@ -186,19 +222,29 @@ async function main() {
     }
     for (const key of expected) misses.push(`missed ${key}`);
     process.stderr.write(
-      `${truth.id} ${seconds.toFixed(2)} s (cpu ${cpuSeconds.toFixed(2)} s) name:${nameOk ? "ok" : `"${result.patientName}"`} dob:${dobOk ? "ok" : result.patientDob} exam:${examOk ? "ok" : result.examDate} measurements ${result.measurements.length - misses.filter((m) => m.startsWith("wrong")).length}/${expectedMeasurements(truth).length}\n`,
+      `${truth.id} ${seconds.toFixed(2)} s (cpu ${cpuSeconds.toFixed(2)} s) name:${nameOk ? "ok" : `"${result.patientName}"`} dob:${dobOk ? "ok" : result.patientDob} exam:${examOk ? "ok" : result.examDate} ${headerMisses.join(" ")} measurements ${result.measurements.length - misses.filter((m) => m.startsWith("wrong")).length}/${expectedMeasurements(truth).length}\n`,
     );
+    if (args.verbose) {
+      for (const key of ocrHeaderFieldNames) {
+        if (!sameText(result.fields[key].value, header[key])) {
+          process.stderr.write(
+            `    ${key}: read ${JSON.stringify(result.fields[key].value)}, sheet ${JSON.stringify(header[key])}\n`,
+          );
+        }
+      }
+    }
     if (args.verbose) for (const miss of misses) process.stderr.write(`    ${miss}\n`);
   }
   const peakMb = process.resourceUsage().maxRSS / 1024;
   const rows = Object.entries(tallies).filter(([, t]) => t.docs > 0);
   const lines = [
-    "| half | docs | name | DOB | exam date | scan type | meas. recall | meas. precision | precision at conf >= " +
+    "| half | docs | name | DOB | exam date | scan type | indication | referring | MRN | sonographer | sex | comments | meas. recall | meas. precision | precision at conf >= " +
       `${minConfidence} (recall) | p50 s/page | p95 s/page | p50 CPU s/page |`,
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...rows.map(
       ([half, t]) =>
         `| ${half} | ${t.docs} | ${pct(t.name, t.docs)} | ${pct(t.dob, t.docs)} | ${pct(t.exam, t.docs)} | ${pct(t.scan, t.docs)} | ` +
+        `${ocrHeaderFieldNames.map((k) => pct(t.header[k], t.docs)).join(" | ")} | ` +
         `${pct(t.correct, t.expected)} | ${pct(t.correct, t.emitted)} | ${pct(t.correctConfident, t.emittedConfident)} ` +
         `(${pct(t.correctConfident, t.expected)}) | ${quantile(t.seconds, 0.5).toFixed(2)} | ${quantile(t.seconds, 0.95).toFixed(2)} | ` +
         `${quantile(t.cpuSeconds, 0.5).toFixed(2)} |`,
