@@ -3,6 +3,8 @@ import path from "node:path";
 import PDFDocument from "pdfkit";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { hugeImagePdf, pngBomb } from "../test-support/hostile-files";
+import { MAX_PDF_IMAGE_PIXELS } from "./decode-budget";
 import { loadWorksheetPages } from "./load-worksheet-pages";
 import { OcrInputError } from "./ocr-input-error";
 
@@ -97,5 +99,40 @@ describe("loadWorksheetPages", () => {
   it("rejects a corrupt PDF", async () => {
     const pdf = await pdfWith({});
     await expectInputError(Buffer.concat([pdf.subarray(0, 20), Buffer.alloc(200, 0x41)]), "corrupt_pdf");
+  });
+
+  describe("decoding budget (decompression bombs refused before decoding)", () => {
+    it.each([
+      ["a 30000x30000 image", hugeImagePdf(30_000, 30_000)],
+      ["a small image whose soft mask is 30000x30000", hugeImagePdf(30_000, 30_000, { softMask: true })],
+      ["a 30000x30000 image with its size in indirect objects", hugeImagePdf(30_000, 30_000, { indirectSize: true })],
+    ])("refuses a PDF holding %s, with the size in words", async (_, pdf) => {
+      await expectInputError(pdf, "too_large");
+      const error = await loadWorksheetPages(pdf).catch((e: OcrInputError) => e);
+      expect((error as OcrInputError).message).toContain("30,000 × 30,000 pixels");
+    });
+
+    it("refuses a PNG that declares 30000x30000 pixels", async () => {
+      await expectInputError(pngBomb(30_000, 30_000), "too_large");
+    });
+
+    it("still renders a PDF whose image is within the budget", async () => {
+      const side = Math.floor(Math.sqrt(MAX_PDF_IMAGE_PIXELS / 16));
+      const pages = await loadWorksheetPages(hugeImagePdf(side, side));
+      expect(pages).toHaveLength(1);
+      expect((await sharp(pages[0]!).stats()).channels[0]!.mean).toBe(0);
+    });
+
+    it("renders only the pages asked for", async () => {
+      const doc = new PDFDocument();
+      const chunks: Buffer[] = [];
+      doc.on("data", (c: Buffer) => chunks.push(c));
+      const done = new Promise<Buffer>((resolve) => doc.on("end", () => resolve(Buffer.concat(chunks))));
+      doc.text("one").addPage().text("two").addPage().text("three");
+      doc.end();
+      const pdf = await done;
+      expect(await loadWorksheetPages(pdf)).toHaveLength(3);
+      expect(await loadWorksheetPages(pdf, 1)).toHaveLength(1);
+    });
   });
 });

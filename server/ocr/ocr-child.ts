@@ -1,7 +1,9 @@
 /**
- * Entry of an OCR child process. Models and pdf.js live here, not in the web server: their native code and
- * their memory (hundreds of MB while a page is read) stay out of the server, and a crash costs one job.
+ * Entry of an OCR child process. Models, pdf.js and every decoding of an uploaded PDF or image live here, not in
+ * the web server: their native code and their memory (hundreds of MB while a page is read) stay out of the server,
+ * and a crash, a hostile file or a runaway decode costs one job.
  */
+import { fitImage } from "./fit-image";
 import { loadWorksheetPages } from "./load-worksheet-pages";
 import { OcrInputError } from "./ocr-input-error";
 import type { OcrReply, OcrRequest } from "./ocr-protocol";
@@ -13,8 +15,10 @@ const send = (reply: Reply) => process.send?.({ ...reply, rss: process.memoryUsa
 process.on("message", async (request: OcrRequest) => {
   try {
     if (request.kind === "load") {
-      const pages = await loadWorksheetPages(Buffer.from(request.file));
+      const pages = await loadWorksheetPages(Buffer.from(request.file), request.maxPages);
       send({ id: request.id, ok: true, pages });
+    } else if (request.kind === "fit-image") {
+      send({ id: request.id, ok: true, image: await fitImage(Buffer.from(request.file), request.box) });
     } else {
       const pages = request.pages.map((p) => Buffer.from(p));
       send({ id: request.id, ok: true, result: await readWorksheet(pages, new Date(request.now)) });

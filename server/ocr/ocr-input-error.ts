@@ -5,7 +5,11 @@ export type OcrInputReason =
   | "corrupt_image"
   | "corrupt_pdf"
   | "encrypted_pdf"
-  | "no_pages";
+  | "no_pages"
+  /** Over the pixel or memory budget of server/ocr/decode-budget.ts: answered 413. */
+  | "too_large"
+  /** Took longer than the loading time limit. */
+  | "too_slow";
 
 /** A file that is not a readable worksheet (as opposed to a failure of the OCR machinery itself). */
 export class OcrInputError extends Error {

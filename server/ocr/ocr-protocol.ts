@@ -2,11 +2,16 @@ import type { OcrResult } from "../../domain/contracts/ocr";
 import type { OcrInputReason } from "./ocr-input-error";
 
 /** Messages between the server process and an OCR child process. */
-export type OcrJob = { kind: "load"; file: Uint8Array } | { kind: "recognize"; pages: Uint8Array[]; now: number };
+export type OcrJob =
+  /** A worksheet (or worksheet template) file to page images; `maxPages` renders only the first pages of a PDF. */
+  | { kind: "load"; file: Uint8Array; maxPages?: number }
+  /** A logo or signature to a PNG fitting the box. */
+  | { kind: "fit-image"; file: Uint8Array; box: { width: number; height: number } }
+  | { kind: "recognize"; pages: Uint8Array[]; now: number };
 export type OcrRequest = OcrJob & { id: number };
 
 /** Every reply says how much memory the child holds (`rss`, bytes), so the parent can recycle a grown child. */
 export type OcrReply = { id: number; rss: number } & (
-  | { ok: true; pages?: Uint8Array[]; result?: OcrResult }
+  | { ok: true; pages?: Uint8Array[]; image?: Uint8Array; result?: OcrResult }
   | { ok: false; error: { message: string; inputReason?: OcrInputReason } }
 );

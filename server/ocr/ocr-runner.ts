@@ -1,5 +1,7 @@
 import { type ChildProcess, fork } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { LOAD_TIMEOUT_MS, LOADER_MEMORY_LIMIT_BYTES, tooMuchMemory, tooSlow } from "./decode-budget";
 import { OcrInputError } from "./ocr-input-error";
 import type { OcrJob, OcrReply, OcrRequest } from "./ocr-protocol";
 
@@ -14,10 +16,12 @@ const IDLE_EXIT_MS = Number(process.env.OCR_IDLE_MS) || 120_000;
  */
 const READER_RECYCLE_BYTES = (Number(process.env.OCR_RECYCLE_MB) || 650) * 1024 * 1024;
 /**
- * A loading child that rendered a PDF keeps pdf.js and its page buffers (200 to 400 MB measured) and is replaced;
- * one that only set photos upright stays small and is kept.
+ * The loading child stays warm between files (pdf.js loaded once: 2 s under tsx): it settles at 300-450 MB after
+ * PDFs (docs/reliability.md), and is replaced only when it grew past that.
  */
-const LOADER_RECYCLE_BYTES = 250 * 1024 * 1024;
+const LOADER_RECYCLE_BYTES = (Number(process.env.OCR_LOADER_RECYCLE_MB) || 500) * 1024 * 1024;
+/** How often a running child's memory is looked at against its hard limit. */
+const MEMORY_POLL_MS = 50;
 
 type Job = {
   request: OcrJob;
@@ -25,6 +29,18 @@ type Job = {
   reject: (e: Error) => void;
 };
 type Slot = { child: ChildProcess | null; busy: boolean; idleTimer?: NodeJS.Timeout };
+type Limits = {
+  /** Replace the child after a job that left it larger than this. */
+  recycleBytes: number;
+  timeoutMs: number;
+  /** Stop the child mid-job above this resident size (Linux; elsewhere the pixel budget alone applies). */
+  memoryLimitBytes?: number;
+  /**
+   * What a job over its time or memory limit means: the loader's file was too costly to open (the uploader's
+   * problem, a 4xx), the reader's failure is ours.
+   */
+  overLimit: (what: "time" | "memory") => Error;
+};
 
 export class OcrFailure extends Error {
   override name = "OcrFailure";
@@ -51,7 +67,7 @@ class OcrRunner {
 
   constructor(
     size: number,
-    private readonly recycleBytes: number,
+    private readonly limits: Limits,
   ) {
     this.slots = Array.from({ length: size }, () => ({ child: null, busy: false }));
   }
@@ -91,8 +107,18 @@ class OcrRunner {
     clearTimeout(slot.idleTimer);
     const child = slot.child ?? this.spawn(slot);
     const id = this.nextId++;
+    let settled = false;
+    const stopFor = (what: "time" | "memory") => {
+      // A memory reading that arrives after the job ended must not stop the child's next job.
+      if (settled) return;
+      child.kill("SIGKILL");
+      // The exit handler rejects the job; say why first.
+      job.reject(this.limits.overLimit(what));
+    };
     const finish = (outcome: () => void) => {
+      settled = true;
       clearTimeout(timer);
+      clearInterval(watch);
       child.off("message", onMessage);
       child.off("exit", onExit);
       slot.busy = false;
@@ -103,7 +129,7 @@ class OcrRunner {
     };
     const onMessage = (reply: OcrReply) => {
       if (reply.id !== id) return;
-      if (reply.rss > this.recycleBytes) this.retire(slot);
+      if (reply.rss > this.limits.recycleBytes) this.retire(slot);
       finish(() => {
         if (reply.ok) job.resolve(reply);
         else if (reply.error.inputReason) job.reject(new OcrInputError(reply.error.inputReason, reply.error.message));
@@ -112,11 +138,15 @@ class OcrRunner {
     };
     const onExit = (code: number | null, signal: string | null) =>
       finish(() => job.reject(new OcrFailure(`OCR process ended unexpectedly (${signal ?? `exit ${code}`})`)));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      // The exit handler rejects the job; say why first.
-      job.reject(new OcrFailure(`OCR took longer than ${JOB_TIMEOUT_MS / 1000} s and was stopped`));
-    }, JOB_TIMEOUT_MS);
+    const timer = setTimeout(() => stopFor("time"), this.limits.timeoutMs);
+    const limit = this.limits.memoryLimitBytes;
+    const watch = limit
+      ? setInterval(async () => {
+          const rss = await residentBytes(child.pid);
+          if (rss === null) clearInterval(watch);
+          else if (rss > limit) stopFor("memory");
+        }, MEMORY_POLL_MS)
+      : undefined;
     child.on("message", onMessage);
     child.on("exit", onExit);
     child.send({ ...job.request, id } as OcrRequest);
@@ -152,6 +182,18 @@ class OcrRunner {
   }
 }
 
+/** A process's resident memory from /proc (Linux), null where that cannot be read. */
+async function residentBytes(pid: number | undefined): Promise<number | null> {
+  if (!pid) return null;
+  try {
+    const status = await readFile(`/proc/${pid}/status`, "utf8");
+    const kb = status.match(/^VmRSS:\s+(\d+)\s+kB/m);
+    return kb ? Number(kb[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
 let readers: OcrRunner | undefined;
 let loaders: OcrRunner | undefined;
 /**
@@ -159,10 +201,20 @@ let loaders: OcrRunner | undefined;
  * the models together passed 900 MB.
  */
 export const readerPool = () => {
-  readers ??= new OcrRunner(READERS, READER_RECYCLE_BYTES);
+  readers ??= new OcrRunner(READERS, {
+    recycleBytes: READER_RECYCLE_BYTES,
+    timeoutMs: JOB_TIMEOUT_MS,
+    overLimit: () => new OcrFailure(`OCR took longer than ${JOB_TIMEOUT_MS / 1000} s and was stopped`),
+  });
   return readers;
 };
+/** Every uploaded PDF and image is decoded here, within the budget of decode-budget.ts. */
 export const loaderPool = () => {
-  loaders ??= new OcrRunner(1, LOADER_RECYCLE_BYTES);
+  loaders ??= new OcrRunner(1, {
+    recycleBytes: LOADER_RECYCLE_BYTES,
+    timeoutMs: LOAD_TIMEOUT_MS,
+    memoryLimitBytes: LOADER_MEMORY_LIMIT_BYTES,
+    overLimit: (what) => (what === "time" ? tooSlow() : tooMuchMemory()),
+  });
   return loaders;
 };

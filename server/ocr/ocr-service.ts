@@ -22,15 +22,27 @@ export async function recognizeWorksheet(pages: Buffer[], opts: { now?: Date } =
   return ocrResultSchema.parse(reply.result);
 }
 
+const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
 /**
- * Turns an uploaded file into page images, detecting PDF or image by content: a PDF is rasterised (every page),
- * an image is set upright from its EXIF orientation and bounded in size. Runs in a child process because PDF
- * rendering is CPU-bound, and not the reading one: pdf.js and the models together passed 900 MB.
- * Throws OcrInputError (empty, unsupported, corrupt, encrypted, no pages).
+ * Turns an uploaded file into page images, detecting PDF or image by content: a PDF is rasterised (every page, or
+ * the first `maxPages`), an image is set upright from its EXIF orientation and bounded in size. Runs in the loading
+ * child process, within its pixel, memory and time budget (decode-budget.ts), and not the reading one: pdf.js and
+ * the models together passed 900 MB.
+ * Throws OcrInputError (empty, unsupported, corrupt, encrypted, no pages, too large, too slow).
  */
-export async function loadWorksheetPages(file: Buffer): Promise<Buffer[]> {
-  const reply = await loaderPool().run({ kind: "load", file: asBytes(file) });
-  return (reply.pages ?? []).map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+export async function loadWorksheetPages(file: Buffer, opts: { maxPages?: number } = {}): Promise<Buffer[]> {
+  const reply = await loaderPool().run({ kind: "load", file: asBytes(file), maxPages: opts.maxPages });
+  return (reply.pages ?? []).map(asBuffer);
+}
+
+/**
+ * A logo or signature re-encoded as an upright PNG fitting `box`, decoded in the loading child within the same
+ * budget. Throws OcrInputError (corrupt image, too large, too slow).
+ */
+export async function fitUploadedImage(file: Buffer, box: { width: number; height: number }): Promise<Buffer> {
+  const reply = await loaderPool().run({ kind: "fit-image", file: asBytes(file), box });
+  return asBuffer(reply.image!);
 }
 
 /** Stops the OCR child processes (for CLI exit and server shutdown); the next call starts them again. */

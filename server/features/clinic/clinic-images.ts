@@ -1,14 +1,11 @@
-import sharp from "sharp";
 import { AppError } from "../../../domain/errors";
+import { fitUploadedImage, OcrFailure, OcrInputError } from "../../ocr/ocr-service";
 import type { Upload } from "../../platform/uploads";
-
-/** Images larger than this many pixels are refused before decoding (decompression bombs). */
-const MAX_INPUT_PIXELS = 40_000_000;
 
 /**
  * Re-encodes an uploaded signature or logo as PNG, bounded in size. The content was already checked by its
- * magic bytes; decoding it fully here also refuses files that only start like an image. PNG because every
- * export can embed it (DOCX cannot take WebP), and re-encoding drops metadata such as camera GPS tags.
+ * magic bytes; decoding it fully also refuses files that only start like an image. The decoding happens in the
+ * loading child process within the pixel budget (a decompression bomb is refused by its header), never here.
  */
 export async function normalizeImage(
   upload: Upload,
@@ -16,12 +13,14 @@ export async function normalizeImage(
   field: string,
 ): Promise<Buffer> {
   try {
-    return await sharp(upload.data, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
-      .rotate()
-      .resize({ width: box.width, height: box.height, fit: "inside", withoutEnlargement: true })
-      .png({ compressionLevel: 9 })
-      .toBuffer();
-  } catch {
+    return await fitUploadedImage(upload.data, box);
+  } catch (error) {
+    if (error instanceof OcrInputError && error.reason !== "corrupt_image") {
+      throw new AppError(error.reason === "too_large" ? "PAYLOAD_TOO_LARGE" : "BAD_REQUEST", error.message, field);
+    }
+    if (error instanceof OcrFailure) {
+      throw new AppError("UNAVAILABLE", "The image could not be processed right now. Please try again.", field);
+    }
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", "The image could not be read", field);
   }
 }

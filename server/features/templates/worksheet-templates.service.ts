@@ -1,8 +1,7 @@
 import { WORKSHEET_TEMPLATE_REQUIRED, worksheetCategories } from "../../../domain/contracts/templates";
 import { AppError, notFound } from "../../../domain/errors";
 import type { Db, Queryable } from "../../db/client";
-import { OcrInputError } from "../../ocr/ocr-input-error";
-import { rasterizePdf } from "../../ocr/rasterize-pdf";
+import { loadWorksheetPages, OcrFailure, OcrInputError } from "../../ocr/ocr-service";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
@@ -34,17 +33,29 @@ function category(value: string | undefined): Category {
   return v as Category;
 }
 
-/** The picture drawn on: an image as uploaded, or page 1 of a PDF rendered to PNG. */
+/**
+ * The picture drawn on: an image as uploaded (its header checked against the pixel budget), or page 1 of a PDF
+ * rendered to PNG in the loading child process, never in the server, within the decoding budget.
+ */
 async function templateImage(file: { data: Buffer; mimeType: string }): Promise<{ data: Buffer; mimeType: string }> {
   if (file.mimeType !== "application/pdf") {
     await decodedImageSize(file.data, "worksheetFile");
     return file;
   }
   try {
-    const [first] = await rasterizePdf(file.data);
+    const [first] = await loadWorksheetPages(file.data, { maxPages: 1 });
     return { data: first!, mimeType: "image/png" };
   } catch (error) {
-    if (error instanceof OcrInputError) throw new AppError("BAD_REQUEST", error.message, "worksheetFile");
+    if (error instanceof OcrInputError) {
+      throw new AppError(
+        error.reason === "too_large" ? "PAYLOAD_TOO_LARGE" : "BAD_REQUEST",
+        error.message,
+        "worksheetFile",
+      );
+    }
+    if (error instanceof OcrFailure) {
+      throw new AppError("UNAVAILABLE", "The PDF could not be processed right now. Please try again.", "worksheetFile");
+    }
     throw error;
   }
 }

@@ -57,7 +57,9 @@ function toRecord(row: WorksheetRow): WorksheetRecord {
 
 /** A file that cannot be read as a worksheet is the uploader's problem (4xx); a broken OCR machine is ours. */
 function pagesOrClientError(error: unknown): never {
-  if (error instanceof OcrInputError) throw new AppError("BAD_REQUEST", error.message, "worksheet");
+  if (error instanceof OcrInputError) {
+    throw new AppError(error.reason === "too_large" ? "PAYLOAD_TOO_LARGE" : "BAD_REQUEST", error.message, "worksheet");
+  }
   if (error instanceof OcrFailure) {
     throw new AppError("UNAVAILABLE", "The worksheet could not be processed right now. Please try again.");
   }
