@@ -7,6 +7,10 @@ const isoDate = z.iso.date();
 const nullableIsoDate = isoDate.nullable();
 const timestamp = z.string();
 
+/** Sex as a worksheet states it; the engine uses male/female only for the AAA referral threshold. */
+export const patientSexes = ["male", "female", "other"] as const;
+export type PatientSex = (typeof patientSexes)[number];
+
 export const physicianSummarySchema = z.object({
   name: z.string(),
   title: z.string(),
@@ -22,6 +26,14 @@ export const reportSchema = z.object({
   patientName: z.string(),
   patientDob: nullableIsoDate,
   examDate: nullableIsoDate,
+  /** Header fields of the worksheet (issue 22); null when neither the sheet nor the clinician gave them. */
+  mrn: z.string().nullable(),
+  patientSex: z.enum(patientSexes).nullable(),
+  referringPhysician: z.string().nullable(),
+  /** The sonographer as named on the sheet or by the clinician; sonographerId is set when it matched one of the clinic's. */
+  sonographerName: z.string().nullable(),
+  /** The sonographer's comments on the sheet: their preliminary impression, shown beside the draft, never in it. */
+  sonographerComments: z.string().nullable(),
   studyType: z.string(),
   indication: z.string(),
   findings: z.string(),
@@ -63,12 +75,30 @@ export const reportListQuery = z.object({
 export type ReportListQuery = z.input<typeof reportListQuery>;
 
 const text = (max: number) => z.string().max(max);
+/** Optional text: blank after trimming is stored as null (no value). */
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .nullable()
+    .transform((v) => v || null);
+const optionalSex = z.enum(patientSexes, { error: "Sex must be male, female or other" }).nullable();
+
+/** The header fields a person checks and edits, on the upload screen and in the editor. */
+const headerFields = {
+  mrn: optionalText(64, "MRN"),
+  patientSex: optionalSex,
+  referringPhysician: optionalText(255, "Referring physician"),
+  sonographerName: optionalText(255, "Sonographer"),
+};
 
 /** The fields a person edits: the editor, the preview and the amend dialog send any subset of them. */
 export const editableReportFields = z.object({
   patientName: text(255).trim().min(1, "Patient name is required"),
   patientDob: nullableIsoDate,
   examDate: nullableIsoDate,
+  ...headerFields,
   studyType: text(100).trim().min(1, "Study type is required"),
   indication: text(20_000),
   findings: text(50_000),
@@ -81,6 +111,10 @@ export const editableFieldNames = [
   "patientName",
   "patientDob",
   "examDate",
+  "mrn",
+  "patientSex",
+  "referringPhysician",
+  "sonographerName",
   "studyType",
   "indication",
   "findings",
@@ -101,11 +135,22 @@ export const amendReportRequest = editableReportFields.partial().extend({
 });
 export type AmendReportRequest = z.input<typeof amendReportRequest>;
 
+/**
+ * The patient and header fields as the clinician checked them on the upload screen. A header field left out
+ * (undefined) is taken from the worksheet's OCR result; null or blank means "none".
+ */
 const patientInput = z.object({
   patientName: z.string().trim().max(255),
   patientDob: z.union([isoDate, z.literal("")]).nullish(),
   examDate: z.union([isoDate, z.literal("")]).nullish(),
+  mrn: headerFields.mrn.optional(),
+  patientSex: headerFields.patientSex.optional(),
+  referringPhysician: headerFields.referringPhysician.optional(),
+  sonographerName: headerFields.sonographerName.optional(),
+  indication: optionalText(2000, "Indication").optional(),
+  sonographerComments: optionalText(5000, "Sonographer's comments").optional(),
 });
+export type PatientInput = z.input<typeof patientInput>;
 
 /**
  * POST /api/reports/generate. worksheetId and physicianId are optional in the schema so that a missing one
@@ -143,6 +188,11 @@ export const reportSnapshotSchema = z.object({
   patientName: z.string(),
   patientDob: z.string().nullable(),
   examDate: z.string().nullable(),
+  // Added with issue 22; versions stored before then read them as none.
+  mrn: z.string().nullable().default(null),
+  patientSex: z.string().nullable().default(null),
+  referringPhysician: z.string().nullable().default(null),
+  sonographerName: z.string().nullable().default(null),
   studyType: z.string(),
   indication: z.string(),
   findings: z.string(),
@@ -181,6 +231,8 @@ export const diffedFields = [
   "patientName",
   "patientDob",
   "examDate",
+  "mrn",
+  "referringPhysician",
   "studyType",
   "indication",
   "findings",
@@ -200,3 +252,7 @@ export const deleteReportResponse = z.object({ success: z.literal(true), id: z.n
 export const FINALIZED_EDIT_MESSAGE = "Finalized reports can only be amended";
 export const FINALIZED_DELETE_MESSAGE =
   "Finalized reports are kept for the legal retention period and cannot be deleted";
+
+/** Only a report that was never signed may be deleted (finalizedBy survives an amendment). */
+export const isDeletable = (report: Pick<Report, "isFinalized" | "isAmended" | "finalizedBy">) =>
+  !report.isFinalized && !report.isAmended && report.finalizedBy === null;

@@ -8,6 +8,7 @@ import { resolveTemplateSettings, type TemplateSettingsInput } from "./template-
  */
 
 export type PrintableReport = Omit<ExportReport, "amendmentCount" | "finalizedAt" | "amendedAt" | "generatedAt"> & {
+  mrn?: string | null;
   amendmentCount?: number | null;
   finalizedAt?: string | Date | null;
   amendedAt?: string | Date | null;
@@ -67,6 +68,6 @@ export function clientReportDocument(
       : null,
     signedBy: context.signedBy ?? null,
     amendedBy: context.amendedBy ?? null,
-    patientId: null,
+    patientId: report.mrn ?? null,
   };
 }

@@ -140,6 +140,24 @@ describe("document view", () => {
     expect(buildDocumentView(doc({ template: resolveTemplateSettings({ showHeader: false }) })).letterhead).toBeNull();
   });
 
+  it("prints the MRN and the referring physician in the patient block when the report has them", () => {
+    const labelled = (d: ReportDocument) => buildDocumentView(d).patient.fields.map((f) => `${f.label}: ${f.value}`);
+    const withBoth = doc({ report: { ...report, referringPhysician: "Dr A. Patel" }, patientId: "MRN-0048213" });
+    expect(labelled(withBoth)).toEqual([
+      "Patient Name: Ann <b>Lee</b>",
+      "MRN: MRN-0048213",
+      "Date of Birth: 27 Oct 1950",
+      "Exam Date: 2 Nov 2026",
+      "Referring Physician: Dr A. Patel",
+      "Study Type: Renal Duplex",
+    ]);
+    expect(labelled(doc()).join("|")).not.toMatch(/MRN|Referring/);
+    // "Show patient ID" keeps the line when the MRN is missing.
+    const shown = doc({ template: resolveTemplateSettings({ showPatientId: true }) });
+    expect(labelled(shown)).toContain("MRN: Not recorded");
+    expect(buildPrintHtml(buildDocumentView(withBoth))).toContain("Dr A. Patel");
+  });
+
   it("leaves hidden sections and fields out", () => {
     const template = resolveTemplateSettings({
       showFindings: false,

@@ -27,6 +27,8 @@ export type ExportReport = {
   patientName: string;
   patientDob: string | null;
   examDate: string | null;
+  /** Shown in the patient block when the report has one (issue 22). */
+  referringPhysician?: string | null;
   studyType: string;
   indication: string;
   findings: string;
@@ -66,7 +68,7 @@ export type ReportDocument = {
   signedBy: string | null;
   /** Display name of the user who made the latest amendment. */
   amendedBy: string | null;
-  /** The clinic's patient identifier; reports carry none yet, so this is null until one exists. */
+  /** The clinic's patient identifier: the report's MRN, null when it has none. */
   patientId: string | null;
 };
 
@@ -186,9 +188,14 @@ export function buildDocumentView(doc: ReportDocument, options: FormatOptions = 
   if (template.showGenerationDate) metaLine.push(`Generated ${moment(report.generatedAt)}`);
 
   const fields: LabelledValue[] = [{ label: "Patient Name", value: report.patientName }];
-  if (template.showPatientId && doc.patientId) fields.push({ label: "Patient ID", value: doc.patientId });
+  // A report's MRN is always printed (a second identifier beside the name); "Show patient ID" also keeps the
+  // line when there is none, so a missing number is seen on paper.
+  const mrn = doc.patientId?.trim() || null;
+  if (mrn || template.showPatientId) fields.push({ label: "MRN", value: mrn ?? "Not recorded" });
   fields.push({ label: "Date of Birth", value: formatCalendarDate(report.patientDob) });
   fields.push({ label: "Exam Date", value: formatCalendarDate(report.examDate) });
+  const referrer = report.referringPhysician?.trim();
+  if (referrer) fields.push({ label: "Referring Physician", value: referrer });
   if (template.showStudyType) fields.push({ label: "Study Type", value: report.studyType });
 
   const sections: DocumentSection[] = [];

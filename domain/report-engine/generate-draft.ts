@@ -15,6 +15,7 @@ import { gradeTcd } from "./grading/tcd";
 import { gradePerforators, gradeVenousReflux } from "./grading/venous-reflux";
 import { gradeVenousThrombosis } from "./grading/venous-thrombosis";
 import { gradeVertebral } from "./grading/vertebral";
+import { INDICATION_NOT_STATED } from "./indication";
 import { type GraderName, lowerLimbArteries, scanProfiles, upperLimbArteries } from "./scan-profiles";
 import { collectFacts, sidesWithData } from "./study-facts";
 
@@ -49,7 +50,7 @@ export function generateDraft(study: Study, options: { criteriaSetId?: CriteriaS
     warnings.push(`Criteria set ${JSON.stringify(requested)} is unknown; the default criteria set was used.`);
   }
   const criteria = getCriteriaSet(requested);
-  const indication = study.indication?.trim() || "Not stated.";
+  const indication = study.indication?.trim() || INDICATION_NOT_STATED;
   const profile = scanProfiles[study.scanType];
   if (!profile) {
     return {

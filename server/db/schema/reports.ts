@@ -27,6 +27,14 @@ export const reports = pgTable(
     patientName: varchar("patient_name", { length: 255 }).notNull(),
     patientDob: date("patient_dob", { mode: "string" }),
     examDate: date("exam_date", { mode: "string" }),
+    /** Header fields of the worksheet (issue 22): read by OCR, checked and edited by the clinician. */
+    mrn: varchar("mrn", { length: 64 }),
+    patientSex: varchar("patient_sex", { length: 10 }),
+    referringPhysician: varchar("referring_physician", { length: 255 }),
+    /** The sonographer as written on the sheet; sonographerId is set when it names one of the clinic's. */
+    sonographerName: varchar("sonographer_name", { length: 255 }),
+    /** The sonographer's own comments on the sheet (their preliminary impression), kept apart from the Impression. */
+    sonographerComments: text("sonographer_comments"),
     studyType: varchar("study_type", { length: 100 }).notNull(),
     indication: text("indication").notNull(),
     findings: text("findings").notNull(),
@@ -59,11 +67,12 @@ export const reports = pgTable(
       .on(t.clinicId, t.generatedAt.desc(), t.id.desc())
       .where(sql`${t.deletedAt} is null`),
     index("reports_clinic_exam_date_idx").on(t.clinicId, t.examDate),
-    // Substring search on patient name and study type (pg_trgm; the extension is created by an earlier migration).
+    index("reports_clinic_patient_dob_idx").on(t.clinicId, t.patientDob),
+    // Substring search on patient name, study type and MRN (pg_trgm; the extension is created by an earlier migration).
     // fastupdate off: new rows go into the index at once instead of a pending list that every search scans
     // until the next vacuum (100,000 pending rows made each search word cost 2 ms instead of 0.1 ms).
     index("reports_search_trgm_idx")
-      .using("gin", sql`lower(${t.patientName} || ' ' || ${t.studyType}) gin_trgm_ops`)
+      .using("gin", sql`lower(${t.patientName} || ' ' || ${t.studyType} || ' ' || coalesce(${t.mrn}, '')) gin_trgm_ops`)
       .with({ fastupdate: false }),
   ],
 );

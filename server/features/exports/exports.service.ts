@@ -108,7 +108,7 @@ async function loadDocument(
       : null,
     signedBy: report.finalizedBy ? (names.get(report.finalizedBy) ?? null) : null,
     amendedBy: report.amendedBy ? (names.get(report.amendedBy) ?? null) : null,
-    patientId: null,
+    patientId: report.mrn,
   };
   return { document, templateId: template?.id ?? null };
 }

@@ -67,7 +67,13 @@ async function seed() {
   ids.hidden = hidden!.id;
   ids.otherTemplate = foreign!.id;
 
-  const base = { clinicId: admin.clinicId, physicianId: physician!.id, ...sampleReportText };
+  const base = {
+    clinicId: admin.clinicId,
+    physicianId: physician!.id,
+    ...sampleReportText,
+    mrn: "MRN-0048213",
+    referringPhysician: "Dr Anil Patel",
+  };
   const now = new Date("2026-11-03T09:30:00Z");
   const insert = async (values: Partial<typeof reports.$inferInsert>) => {
     const [row] = await db
@@ -133,6 +139,9 @@ describe("PDF file", () => {
     const text = await pdfText(res.rawPayload, "final.pdf");
     for (const s of SECTIONS) expect(text).toContain(s);
     expect(text).toContain("Margaret O'Neil");
+    expect(text).toContain("REFERRING PHYSICIAN");
+    expect(text).toContain("MRN-0048213");
+    expect(text).toContain("Dr Anil Patel");
     expect(text).toContain("Riverside Vascular");
     expect(text).toContain("12 River Road");
     expect(text).toContain("Dr. Maria Chen");
@@ -173,6 +182,8 @@ describe("print page", () => {
     const html = res.body;
     for (const key of ["indication", "findings", "impression"]) expect(html).toContain(`data-section="${key}"`);
     expect(html).toContain("Margaret O&#39;Neil");
+    expect(html).toContain("MRN-0048213");
+    expect(html).toContain("Dr Anil Patel");
     expect(html).toMatch(/<img src="data:image\/png;base64,[^"]+" alt="Riverside Vascular logo">/);
     expect(html).toMatch(/class="signature-image" src="data:image\/png;base64,/);
     expect(html).toContain("Electronically signed by Ada Admin on 3 Nov 2026");
@@ -240,6 +251,8 @@ describe("DOCX", () => {
     const text = await pdfText(fs.readFileSync(path.join(work, "amended.pdf")), "amended-docx.pdf");
     for (const s of SECTIONS) expect(text).toContain(s);
     expect(text).toContain("Margaret O'Neil");
+    expect(text).toContain("MRN-0048213");
+    expect(text).toContain("Dr Anil Patel");
     expect(text).toContain("Riverside Vascular");
     expect(text).toContain("AMENDED REPORT");
     expect(text).toContain("Reason: Corrected the side of the stenosis");

@@ -1,7 +1,9 @@
-import type { Report, ReportSnapshot } from "../../../domain/contracts/reports";
+import { type PatientSex, patientSexes, type Report, type ReportSnapshot } from "../../../domain/contracts/reports";
 import type { ReportRow, ReportWithPeople } from "./reports.repository";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const sexOf = (value: string | null): PatientSex | null =>
+  patientSexes.includes(value as PatientSex) ? (value as PatientSex) : null;
 
 /** The response shape: whitelisted fields, ISO timestamps, the physician and the signers' names. */
 export function toReportDto(row: ReportWithPeople): Report {
@@ -13,6 +15,11 @@ export function toReportDto(row: ReportWithPeople): Report {
     patientName: r.patientName,
     patientDob: r.patientDob,
     examDate: r.examDate,
+    mrn: r.mrn,
+    patientSex: sexOf(r.patientSex),
+    referringPhysician: r.referringPhysician,
+    sonographerName: r.sonographerName,
+    sonographerComments: r.sonographerComments,
     studyType: r.studyType,
     indication: r.indication,
     findings: r.findings,
@@ -55,6 +62,10 @@ export function snapshotOf(r: ReportRow, amendment: { number: number; reason: st
     patientName: r.patientName,
     patientDob: r.patientDob,
     examDate: r.examDate,
+    mrn: r.mrn,
+    patientSex: r.patientSex,
+    referringPhysician: r.referringPhysician,
+    sonographerName: r.sonographerName,
     studyType: r.studyType,
     indication: r.indication,
     findings: r.findings,

@@ -23,6 +23,8 @@ import { activeLegendMatches } from "../templates/legend.service";
 import { trainingExamples } from "../training/training.service";
 import { legendNotes } from "./legend-match";
 import { snapshotOf } from "./report-dto";
+import { noHeader, type ReportHeader, reportHeader } from "./report-header";
+import { resolveSonographer } from "./report-sonographer";
 import {
   findCarotidCriteriaSet,
   findPhysician,
@@ -38,6 +40,8 @@ const MAX_EXAMPLES = 3;
 export type NewReportFromStudy = {
   study: Study;
   patient: { patientName: string; patientDob: string | null; examDate: string | null };
+  /** The worksheet's header fields; the indication also goes into the study. */
+  header?: ReportHeader;
   worksheetId?: number | null;
   digitalWorksheetId?: number | null;
   physicianId?: number | null;
@@ -79,6 +83,8 @@ export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFr
   const notes = legendNotes(legend);
   const templateId =
     input.templateId && (await findTemplateId(db, ctx.clinicId, input.templateId)) ? input.templateId : null;
+  const header = input.header ?? noHeader;
+  const sonographer = await resolveSonographer(db, ctx.clinicId, input.sonographerId, header.sonographerName);
 
   return db.transaction(async (tx) => {
     const row = await insertReport(tx, {
@@ -88,14 +94,20 @@ export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFr
       patientName: input.patient.patientName,
       patientDob: input.patient.patientDob,
       examDate: input.patient.examDate,
+      mrn: header.mrn,
+      patientSex: header.patientSex,
+      referringPhysician: header.referringPhysician,
+      sonographerName: sonographer.sonographerName,
+      sonographerComments: header.sonographerComments,
       studyType: draft.studyType,
-      indication: draft.indication,
+      // The sheet's own words (or the clinician's correction): the language model may not rephrase them.
+      indication: input.study.indication?.trim() || draft.indication,
       findings: notes ? `${draft.findings}\n\n${notes}` : draft.findings,
       impression: draft.impression,
       conclusions: draft.conclusions,
       warnings: [...(input.warnings ?? []), ...draft.warnings],
       physicianId: input.physicianId ?? null,
-      sonographerId: input.sonographerId ?? null,
+      sonographerId: sonographer.sonographerId,
       templateId,
       logoUrl: safeLogoUrl(input.logoUrl),
       isDraft: true,
@@ -190,7 +202,9 @@ export async function generateReport(
   const observations: Observation[] = body.observations
     ? parseClientList(body.observations, observationSchema, "observations")
     : [];
-  const study = studySchema.safeParse({ scanType, measurements, observations });
+  const header = reportHeader(body.patient, ocrResult);
+  const sex = header.patientSex === "other" ? null : header.patientSex;
+  const study = studySchema.safeParse({ scanType, measurements, observations, indication: header.indication, sex });
   if (!study.success) {
     const issue = study.error.issues[0]!;
     throw new AppError("BAD_REQUEST", `Invalid ${describeIssue(issue)}`, issue.path.join("."));
@@ -204,6 +218,7 @@ export async function generateReport(
       patientDob: (patient ? patient.patientDob : worksheet.patientDob) || null,
       examDate: (patient ? patient.examDate : worksheet.examDate) || null,
     },
+    header,
     worksheetId: worksheet.id,
     physicianId: Number(body.physicianId),
     templateId: body.templateId ?? null,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report, ReportVersion } from "../../../domain/contracts/reports";
 import { studySchema } from "../../../domain/contracts/study";
 import { generateDraft } from "../../../domain/report-engine/generate-draft";
-import { auditEvents, reportVersions } from "../../db/schema";
+import { auditEvents, reportVersions, sonographers } from "../../db/schema";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { legendNotes } from "./legend-match";
 import { insertLegendEntry, insertPhysician, insertWorksheet, ocrResult } from "./report-test-fixtures";
@@ -195,6 +195,141 @@ describe("POST /api/reports/generate", () => {
     expect(report.logoUrl).toBeNull();
     const withLogo = (await post({ worksheetId: worksheet.id, physicianId, logoUrl: "/api/files/12" })).json();
     expect(withLogo.logoUrl).toBe("/api/files/12");
+  });
+});
+
+describe("the worksheet's header fields", () => {
+  const field = (value: string | null) => ({ value, confidence: 0.9, box: null });
+  const sheetWith = (fields: Record<string, string | null>) => {
+    const ocr = ocrResult();
+    for (const [name, value] of Object.entries(fields)) Object.assign(ocr.fields, { [name]: field(value) });
+    return ocr;
+  };
+  let janeSmith: number;
+
+  beforeAll(async () => {
+    const db = t.deps.database.db;
+    const [jane] = await db
+      .insert(sonographers)
+      .values([
+        { clinicId: owner.clinicId, name: "Jane Smith", initials: "JS" },
+        { clinicId: owner.clinicId, name: "Priya Raghunathan", initials: "PR" },
+      ])
+      .returning();
+    janeSmith = jane!.id;
+    // The same person in another clinic must never be named on this clinic's report.
+    await db.insert(sonographers).values({ clinicId: other.clinicId, name: "Maria Garcia", initials: "MG" });
+  });
+
+  it("puts the sheet's indication into the report unchanged, and stores MRN, sex, referrer and comments", async () => {
+    const worksheet = await insertWorksheet(
+      t,
+      owner.clinicId,
+      sheetWith({
+        indication: "RECURRENT VARICES",
+        mrn: "MRN-0048213",
+        sex: "female",
+        referringPhysician: "Dr A. Patel",
+        sonographer: "J. SMYTH RDMS",
+        comments: "Possible severe R ICA stenosis, please review",
+      }),
+    );
+    const res = await post({ worksheetId: worksheet.id, physicianId });
+    expect(res.statusCode, res.body).toBe(201);
+    const report = res.json() as Report;
+    expect(report).toMatchObject({
+      indication: "RECURRENT VARICES",
+      mrn: "MRN-0048213",
+      patientSex: "female",
+      referringPhysician: "Dr A. Patel",
+      sonographerName: "J. SMYTH RDMS",
+      sonographerId: janeSmith,
+      sonographerComments: "Possible severe R ICA stenosis, please review",
+    });
+    // The sonographer's impression is shown beside the draft, never copied into it.
+    expect(report.impression).not.toContain("please review");
+    expect(report.findings).not.toContain("please review");
+    const [version] = await t.deps.database.db
+      .select()
+      .from(reportVersions)
+      .where(eq(reportVersions.reportId, report.id));
+    expect(version!.snapshot).toMatchObject({ mrn: "MRN-0048213", referringPhysician: "Dr A. Patel" });
+  });
+
+  it("says 'Not stated.' when the sheet has no indication", async () => {
+    const worksheet = await insertWorksheet(t, owner.clinicId);
+    const report = (await post({ worksheetId: worksheet.id, physicianId })).json() as Report;
+    expect(report.indication).toBe("Not stated.");
+    expect(report).toMatchObject({ mrn: null, referringPhysician: null, sonographerId: null, sonographerName: null });
+  });
+
+  it("keeps a sonographer it cannot match as written, with no id", async () => {
+    const worksheet = await insertWorksheet(t, owner.clinicId, sheetWith({ sonographer: "Maria Garcia" }));
+    const report = (await post({ worksheetId: worksheet.id, physicianId })).json() as Report;
+    expect(report).toMatchObject({ sonographerName: "Maria Garcia", sonographerId: null });
+  });
+
+  it("takes the clinician's checked header fields over what OCR read; blank means none", async () => {
+    const worksheet = await insertWorksheet(
+      t,
+      owner.clinicId,
+      sheetWith({ indication: "TIA", mrn: "MRN-1", referringPhysician: "Dr Misread", sex: "male" }),
+    );
+    const res = await post({
+      worksheetId: worksheet.id,
+      physicianId,
+      patient: {
+        patientName: "Jane Roe",
+        patientDob: "1950-04-02",
+        examDate: "2024-03-15",
+        indication: "  Left-sided transient ischaemic attack  ",
+        mrn: "MRN-7",
+        referringPhysician: "",
+        sonographerName: "PR",
+        patientSex: null,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      indication: "Left-sided transient ischaemic attack",
+      mrn: "MRN-7",
+      referringPhysician: null,
+      patientSex: null,
+      sonographerName: "PR",
+    });
+    expect((res.json() as Report).sonographerId).not.toBeNull();
+  });
+
+  it("refuses a sex it does not know and an over-long MRN in words", async () => {
+    const worksheet = await insertWorksheet(t, owner.clinicId);
+    const patient = { patientName: "Jane Roe" };
+    const badSex = await post({ worksheetId: worksheet.id, physicianId, patient: { ...patient, patientSex: "x" } });
+    expect(badSex.statusCode).toBe(400);
+    expect(badSex.json().error).toContain("Sex must be male, female or other");
+    const longMrn = await post({
+      worksheetId: worksheet.id,
+      physicianId,
+      patient: { ...patient, mrn: "9".repeat(65) },
+    });
+    expect(longMrn.statusCode).toBe(400);
+    expect(longMrn.json().error).toContain("MRN must be at most 64 characters");
+  });
+
+  it("matches an edited sonographer name again, and edits MRN and referrer", async () => {
+    const worksheet = await insertWorksheet(t, owner.clinicId, sheetWith({ sonographer: "Someone Else" }));
+    const report = (await post({ worksheetId: worksheet.id, physicianId })).json() as Report;
+    expect(report.sonographerId).toBeNull();
+    const patch = (payload: object) => as(t.app, owner)({ method: "PATCH", url: `/api/reports/${report.id}`, payload });
+    const matched = await patch({ sonographerName: "smith, jane", mrn: "A-1", referringPhysician: "Dr B" });
+    expect(matched.statusCode, matched.body).toBe(200);
+    expect(matched.json()).toMatchObject({
+      sonographerName: "smith, jane",
+      sonographerId: janeSmith,
+      mrn: "A-1",
+      referringPhysician: "Dr B",
+    });
+    const cleared = await patch({ sonographerName: "", mrn: " " });
+    expect(cleared.json()).toMatchObject({ sonographerName: null, sonographerId: null, mrn: null });
   });
 });
 

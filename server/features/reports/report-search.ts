@@ -4,8 +4,8 @@ const MAX_TOKENS = 8;
 const MAX_INT = 2_147_483_647;
 
 /**
- * The search box, word by word: every word must match the patient name or study type (substring), the
- * report number ("123" or "#123") or the exam date (ISO, or day/month/year with /, . or -).
+ * The search box, word by word: every word must match the patient name, study type or MRN (substring), the
+ * report number ("123" or "#123") or the exam date or date of birth (ISO, or day/month/year with /, . or -).
  */
 export function parseSearch(search: string | undefined): SearchToken[] {
   const words = (search ?? "").trim().split(/\s+/).filter(Boolean).slice(0, MAX_TOKENS);

@@ -10,11 +10,46 @@ let other: SignedIn;
 const ids: Record<string, number> = {};
 
 const people = [
-  { key: "smith", patientName: "Alice Smith", studyType: "Carotid Duplex", examDate: "2024-03-15" },
-  { key: "smithers", patientName: "Bob Smithers", studyType: "Renal Duplex", examDate: "2024-03-16" },
-  { key: "jones", patientName: "Carol Jones", studyType: "Lower Limb Venous", examDate: "2023-12-01" },
-  { key: "oneill", patientName: "Dan O'Neill", studyType: "Carotid Duplex", examDate: null },
-  { key: "percent", patientName: "Eve 100%", studyType: "Abdominal Aorta", examDate: "2022-01-31" },
+  {
+    key: "smith",
+    patientName: "Alice Smith",
+    studyType: "Carotid Duplex",
+    examDate: "2024-03-15",
+    patientDob: "1950-04-02",
+    mrn: "MRN-0048213",
+  },
+  {
+    key: "smithers",
+    patientName: "Bob Smithers",
+    studyType: "Renal Duplex",
+    examDate: "2024-03-16",
+    patientDob: "1961-11-30",
+    mrn: "H552190",
+  },
+  {
+    key: "jones",
+    patientName: "Carol Jones",
+    studyType: "Lower Limb Venous",
+    examDate: "2023-12-01",
+    patientDob: "2024-03-15",
+    mrn: null,
+  },
+  {
+    key: "oneill",
+    patientName: "Dan O'Neill",
+    studyType: "Carotid Duplex",
+    examDate: null,
+    patientDob: null,
+    mrn: null,
+  },
+  {
+    key: "percent",
+    patientName: "Eve 100%",
+    studyType: "Abdominal Aorta",
+    examDate: "2022-01-31",
+    patientDob: null,
+    mrn: "77",
+  },
 ];
 
 beforeAll(async () => {
@@ -45,6 +80,8 @@ beforeAll(async () => {
         patientName: p.patientName,
         studyType: p.studyType,
         examDate: p.examDate,
+        patientDob: p.patientDob,
+        mrn: p.mrn,
         indication: "-",
         findings: "-",
         impression: "-",
@@ -58,6 +95,8 @@ beforeAll(async () => {
     clinicId: other.clinicId,
     patientName: "Zed Smith",
     studyType: "Carotid Duplex",
+    patientDob: "1950-04-02",
+    mrn: "MRN-0048213",
     indication: "-",
     findings: "-",
     impression: "-",
@@ -116,9 +155,24 @@ describe("GET /api/reports", () => {
     expect((await list("?search=dvt")).total).toBe(25);
   });
 
+  it("searches the MRN, whole or in part, case-insensitively, and within the clinic only", async () => {
+    expect(names(await list("?search=MRN-0048213"))).toEqual(["Alice Smith"]);
+    expect(names(await list("?search=mrn-0048213"))).toEqual(["Alice Smith"]);
+    expect(names(await list("?search=552190"))).toEqual(["Bob Smithers"]);
+    expect(names(await list("?search=0048213", other))).toEqual(["Zed Smith"]);
+    expect(names(await list(`?search=${encodeURIComponent("h552190 renal")}`))).toEqual(["Bob Smithers"]);
+  });
+
+  it("searches the date of birth as ISO or day/month/year, within the clinic only", async () => {
+    expect(names(await list("?search=1950-04-02"))).toEqual(["Alice Smith"]);
+    expect(names(await list(`?search=${encodeURIComponent("30/11/1961")}`))).toEqual(["Bob Smithers"]);
+    expect(names(await list("?search=02.04.1950", other))).toEqual(["Zed Smith"]);
+  });
+
   it("searches the exam date as ISO or day/month/year", async () => {
-    expect(names(await list("?search=2024-03-15"))).toEqual(["Alice Smith"]);
-    expect(names(await list(`?search=${encodeURIComponent("15/03/2024")}`))).toEqual(["Alice Smith"]);
+    // Carol Jones was born on the day Alice Smith was examined: a date finds both.
+    expect(names(await list("?search=2024-03-15"))).toEqual(["Carol Jones", "Alice Smith"]);
+    expect(names(await list(`?search=${encodeURIComponent("15/03/2024 smith")}`))).toEqual(["Alice Smith"]);
     expect(names(await list("?search=01.12.2023"))).toEqual(["Carol Jones"]);
     expect((await list(`?search=${encodeURIComponent("31/02/2024")}`)).total).toBe(0);
   });

@@ -8,6 +8,7 @@ import {
   reports,
   reportTemplates,
   reportVersions,
+  sonographers,
   users,
   worksheets,
 } from "../../db/schema";
@@ -85,7 +86,7 @@ export async function updateReport(
 }
 
 export type ReportSearch = { tokens: SearchToken[]; limit: number; offset: number };
-/** One word of the search box: it must match the name/study type text, the report number or the exam date. */
+/** One word of the search box: it must match the name/study type/MRN text, the report number or a date. */
 export type SearchToken = { text: string; id: number | null; date: string | null };
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -93,10 +94,11 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 function tokenCondition(token: SearchToken): SQL {
   // Same expression as the reports_search_trgm_idx index, so the planner can use it.
   const alternatives: SQL[] = [
-    sql`lower(${reports.patientName} || ' ' || ${reports.studyType}) like ${`%${escapeLike(token.text.toLowerCase())}%`}`,
+    sql`lower(${reports.patientName} || ' ' || ${reports.studyType} || ' ' || coalesce(${reports.mrn}, '')) like ${`%${escapeLike(token.text.toLowerCase())}%`}`,
   ];
   if (token.id !== null) alternatives.push(eq(reports.id, token.id));
-  if (token.date !== null) alternatives.push(eq(reports.examDate, token.date));
+  // A date is the exam date or the date of birth (each has its own index with the clinic).
+  if (token.date !== null) alternatives.push(eq(reports.examDate, token.date), eq(reports.patientDob, token.date));
   return or(...alternatives)!;
 }
 
@@ -228,4 +230,12 @@ export async function findTemplateId(db: Queryable, clinicId: number, id: number
 export async function findCarotidCriteriaSet(db: Queryable, clinicId: number): Promise<string | null> {
   const [row] = await db.select({ set: clinics.carotidCriteriaSet }).from(clinics).where(eq(clinics.id, clinicId));
   return row?.set ?? null;
+}
+
+/** The clinic's sonographers, for matching the name written on a worksheet. */
+export async function listSonographers(db: Queryable, clinicId: number) {
+  return db
+    .select({ id: sonographers.id, name: sonographers.name, initials: sonographers.initials })
+    .from(sonographers)
+    .where(eq(sonographers.clinicId, clinicId));
 }

@@ -14,6 +14,7 @@ import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import { snapshotOf, toReportDto } from "./report-dto";
 import { parseSearch } from "./report-search";
+import { resolveSonographer } from "./report-sonographer";
 import {
   findPhysician,
   findReport,
@@ -72,13 +73,16 @@ export async function recentReports(db: Db, ctx: Ctx): Promise<Report[]> {
   return (await recentReportRows(db, ctx.clinicId, RECENT_REPORTS_LIMIT)).map(toReportDto);
 }
 
-/** The edited fields that differ from the row; physician and template must be the clinic's own. */
+/**
+ * The edited fields that differ from the row; physician and template must be the clinic's own. A changed
+ * sonographer name is matched to the clinic's sonographers again.
+ */
 async function changedFields(
   tx: Queryable,
   ctx: Ctx,
   row: ReportRow,
   body: Partial<EditableReportFields>,
-): Promise<Partial<EditableReportFields>> {
+): Promise<Partial<EditableReportFields> & { sonographerId?: number | null }> {
   const changes: Record<string, unknown> = {};
   for (const field of editableFieldNames) {
     const value = body[field];
@@ -89,6 +93,10 @@ async function changedFields(
   }
   if (typeof changes.templateId === "number" && !(await findTemplateId(tx, ctx.clinicId, changes.templateId))) {
     throw new AppError("NOT_FOUND", "Template not found", "templateId");
+  }
+  if ("sonographerName" in changes) {
+    const name = changes.sonographerName as string | null;
+    changes.sonographerId = (await resolveSonographer(tx, ctx.clinicId, null, name)).sonographerId;
   }
   return changes as Partial<EditableReportFields>;
 }

@@ -20,6 +20,8 @@ const fieldLabels: Record<ReportDiff["fields"][number]["field"], string> = {
   patientName: "Patient Name",
   patientDob: "Date of Birth",
   examDate: "Exam Date",
+  mrn: "MRN",
+  referringPhysician: "Referring Physician",
   studyType: "Study Type",
   indication: "Indication",
   findings: "Findings",

@@ -87,7 +87,7 @@ export function EditorForm({
 
   const onInsert = (text: string) => {
     if (!shortcutField) return;
-    onChange({ form: { ...form, [shortcutField]: appendSnippet(form[shortcutField], text) } });
+    onChange({ form: { ...form, [shortcutField]: appendSnippet(form[shortcutField], text, shortcutField) } });
     toast({ title: "Text Inserted", description: `Added to ${fieldNames[shortcutField]}` });
   };
 

@@ -1,5 +1,6 @@
 import { MessageSquareText } from "lucide-react";
 import { type ReactNode, useId } from "react";
+import { INDICATION_NOT_STATED } from "../../../../domain/report-engine/indication";
 import { Button } from "../../components/ui/button";
 import { Input, Label, Textarea } from "../../components/ui/input";
 import type { ReportForm } from "./report-api";
@@ -100,7 +101,11 @@ export function ReportFields({
   );
 }
 
-/** The spec's insertion: appended after a blank line when the field already has text. */
-export function appendSnippet(current: string, snippet: string): string {
+/**
+ * The spec's insertion: appended after a blank line when the field already has text. An Indication that only
+ * says the engine's "Not stated." is replaced, not extended ("Not stated. Transient ischaemic attack.").
+ */
+export function appendSnippet(current: string, snippet: string, field?: TextField): string {
+  if (field === "indication" && current.trim() === INDICATION_NOT_STATED) return snippet;
   return current.trim() ? `${current.replace(/\s+$/, "")}\n\n${snippet}` : snippet;
 }
