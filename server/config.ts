@@ -20,6 +20,10 @@ const envSchema = z.object({
     .string()
     .regex(/^[0-9a-f]{64}$/i, "must be 64 hexadecimal characters (32 bytes)")
     .optional(),
+  AUDIT_KEY: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/i, "must be 64 hexadecimal characters (32 bytes)")
+    .optional(),
   SESSION_IDLE_MINUTES: duration(30),
   SESSION_MAX_HOURS: duration(12),
   OIDC_ISSUER_URL: optionalUrl,
@@ -56,6 +60,8 @@ export type Config = {
   warnings: string[];
   sessionSecret: string | undefined;
   fileEncryptionKey: string | undefined;
+  /** HMAC key of the audit chain; generated into DATA_DIR/secrets/audit-key when not given. */
+  auditKey: string | undefined;
   session: { idleMinutes: number; maxHours: number };
   oidc: { issuerUrl: string; clientId: string; clientSecret: string } | null;
   llm: { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | null;
@@ -97,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : [],
     sessionSecret: e.SESSION_SECRET,
     fileEncryptionKey: e.FILE_ENCRYPTION_KEY,
+    auditKey: e.AUDIT_KEY,
     session: { idleMinutes: e.SESSION_IDLE_MINUTES, maxHours: e.SESSION_MAX_HOURS },
     oidc:
       e.OIDC_ISSUER_URL && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET

@@ -7,6 +7,8 @@ import { type Database, openDatabase } from "./db/client";
 import { sweepUnreferencedFiles } from "./features/files/files.service";
 import { failInterruptedOcr } from "./features/worksheets/worksheets.service";
 import { shutdownOcr } from "./ocr/ocr-service";
+import { onAuditRecorded, setAuditKey } from "./platform/audit";
+import { AuditAnchor } from "./platform/audit-anchor";
 import { FileStore } from "./platform/file-store";
 import { loadSecrets } from "./platform/secrets";
 
@@ -18,11 +20,17 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   const secrets = loadSecrets(config.dataDir, {
     sessionSecret: config.sessionSecret,
     fileEncryptionKey: config.fileEncryptionKey,
+    auditKey: config.auditKey,
   });
+  setAuditKey(secrets.auditKey);
   const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await failInterruptedOcr(database.db);
   const fileStore = new FileStore(path.join(config.dataDir, "files"), secrets.fileKey);
   const deps = defaultDeps({ config, database, fileStore });
+  const anchor = await AuditAnchor.open(database.db, config.dataDir, secrets.auditKey, (reason) =>
+    deps.logger.error({ reason }, "the audit chain does not verify; its head anchor is not moved"),
+  );
+  const stopAnchoring = onAuditRecorded(() => anchor.schedule());
   // The embedded database's directory lock means no other instance can be mid-upload, so every unreferenced
   // file is a leftover; a shared PostgreSQL may have uploads in flight elsewhere, so only old ones go.
   const swept = await sweepUnreferencedFiles(database.db, fileStore, config.databaseUrl ? 3_600_000 : 0);
@@ -33,6 +41,8 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     deps,
     async close() {
       await app.close();
+      stopAnchoring();
+      await anchor.close();
       await shutdownOcr();
       await database.close();
     },

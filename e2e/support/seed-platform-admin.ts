@@ -3,12 +3,15 @@
 import { loadConfig } from "../../server/config";
 import { openDatabase } from "../../server/db/client";
 import { registerClinic } from "../../server/features/auth/auth.service";
+import { setAuditKey } from "../../server/platform/audit";
 import { grantPlatformAdmin } from "../../server/platform/platform-admin";
+import { loadSecrets } from "../../server/platform/secrets";
 
 export const E2E_PLATFORM_ADMIN = "webmaster@sonoscribe.test";
 const PASSWORD = "correct horse battery";
 
 const config = loadConfig();
+setAuditKey(loadSecrets(config.dataDir, config).auditKey);
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 try {
   await registerClinic(

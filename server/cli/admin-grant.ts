@@ -2,7 +2,9 @@ import { pathToFileURL } from "node:url";
 import { type Config, ConfigError, loadConfig } from "../config";
 import { openDatabase } from "../db/client";
 import { DirectoryLockedError } from "../db/directory-lock";
+import { setAuditKey } from "../platform/audit";
 import { grantPlatformAdmin, revokePlatformAdmin } from "../platform/platform-admin";
+import { loadSecrets } from "../platform/secrets";
 
 const USAGE = "Usage: npm run admin:grant -- EMAIL   or   npm run admin:revoke -- EMAIL";
 
@@ -17,6 +19,7 @@ export async function runAdminGrant(config: Config, args: string[], out: (line: 
     out(USAGE);
     return 2;
   }
+  setAuditKey(loadSecrets(config.dataDir, config).auditKey);
   let database: Awaited<ReturnType<typeof openDatabase>>;
   try {
     database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

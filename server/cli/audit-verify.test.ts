@@ -5,7 +5,9 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { openDatabase } from "../db/client";
-import { recordAudit } from "../platform/audit";
+import { recordAudit, setAuditKey } from "../platform/audit";
+import { AuditAnchor } from "../platform/audit-anchor";
+import { loadSecrets } from "../platform/secrets";
 import { runAuditVerify } from "./audit-verify";
 
 describe("npm run audit:verify", () => {
@@ -20,11 +22,18 @@ describe("npm run audit:verify", () => {
   };
 
   it("prints OK with the count for an intact chain, names the first changed row and exits non-zero", async () => {
+    const { auditKey } = loadSecrets(dataDir, {});
+    setAuditKey(auditKey);
     const database = await openDatabase({ dataDir, databaseUrl: undefined });
     for (let i = 0; i < 3; i++) {
       await database.db.transaction((tx) => recordAudit(tx, { action: "auth.sign_in", actorUserId: `u${i}` }));
     }
     await database.close();
+    // Without the head anchor the server writes, removed newest events could not show.
+    expect((await run()).output).toMatch(/^UNCHECKED: the 3 events verify, but there is no head anchor/);
+    const anchored = await openDatabase({ dataDir, databaseUrl: undefined });
+    await (await AuditAnchor.open(anchored.db, dataDir, auditKey, () => {})).close();
+    await anchored.close();
     expect(await run()).toEqual({ code: 0, output: "OK: the audit chain is intact (3 events)." });
 
     const reopened = await openDatabase({ dataDir, databaseUrl: undefined });

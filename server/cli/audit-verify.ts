@@ -3,12 +3,24 @@ import { type Config, ConfigError, loadConfig } from "../config";
 import { openDatabase } from "../db/client";
 import { DirectoryLockedError } from "../db/directory-lock";
 import { verifyAuditChain } from "../platform/audit";
+import { AnchorFileError, anchorPath, readAnchor } from "../platform/audit-anchor";
+import { loadSecrets } from "../platform/secrets";
 
 /**
- * `npm run audit:verify`: walks the audit chain of the configured database and names the first row that
- * was changed, or that follows a removed row. Exit 0 when intact, 1 when broken, 2 when it cannot run.
+ * `npm run audit:verify`: walks the audit chain of the configured database with its key and names the first row
+ * that was changed, or that follows a removed row, and compares the chain with its head anchor (the newest
+ * events removed: a cut tail). Exit 0 when intact, 1 when broken, 2 when it cannot run.
  */
 export async function runAuditVerify(config: Config, out: (line: string) => void): Promise<number> {
+  const { auditKey } = loadSecrets(config.dataDir, config);
+  let anchor: ReturnType<typeof readAnchor>;
+  try {
+    anchor = readAnchor(config.dataDir, auditKey);
+  } catch (error) {
+    if (!(error instanceof AnchorFileError)) throw error;
+    out(`BROKEN: ${error.message}.`);
+    return 1;
+  }
   let database: Awaited<ReturnType<typeof openDatabase>>;
   try {
     database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -20,13 +32,21 @@ export async function runAuditVerify(config: Config, out: (line: string) => void
     throw error;
   }
   try {
-    const result = await verifyAuditChain(database.db);
+    const result = await verifyAuditChain(database.db, anchor, auditKey);
+    if (result.ok && !anchor && result.count > 0) {
+      out(
+        `UNCHECKED: the ${result.count} events verify, but there is no head anchor (${anchorPath(config.dataDir)}), so removed newest events would not show. Start the server once to write it.`,
+      );
+      return 1;
+    }
     if (result.ok) {
       out(`OK: the audit chain is intact (${result.count} events).`);
       return 0;
     }
     out(
-      `BROKEN: audit event ${result.brokenAtId} does not verify: ${result.reason}. ${result.count} events before it are intact.`,
+      result.brokenAtId !== null && !result.reason.startsWith("the tail")
+        ? `BROKEN: audit event ${result.brokenAtId} does not verify: ${result.reason}. ${result.count} events before it are intact.`
+        : `BROKEN: ${result.reason}.`,
     );
     return 1;
   } finally {

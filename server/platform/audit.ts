@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
-import { asc, desc, sql } from "drizzle-orm";
+import { createHash, createHmac } from "node:crypto";
+import { asc, desc, gt, sql } from "drizzle-orm";
 import type { AuditAction } from "../../domain/audit-events";
 import type { Queryable } from "../db/client";
 import { auditEvents } from "../db/schema";
@@ -15,17 +15,46 @@ export type AuditEntry = {
   requestId?: string;
 };
 
-const GENESIS = "0".repeat(64);
+export const GENESIS = "0".repeat(64);
 /** Arbitrary constant: serialises writers of the chain across connections and instances. */
 const CHAIN_LOCK = 730_117;
+
+/**
+ * The chain's key (HMAC-SHA256), kept apart from the database (DATA_DIR/secrets/audit-key or AUDIT_KEY): someone
+ * who can rewrite rows cannot compute the hashes that would make a rewrite verify. One per process.
+ */
+let chainKey: Buffer | null = null;
+const recordedListeners = new Set<() => void>();
+
+export function setAuditKey(key: Buffer): void {
+  chainKey = key;
+}
+
+function currentKey(): Buffer {
+  if (!chainKey)
+    throw new Error("The audit key is not loaded (setAuditKey) before writing or checking the audit chain");
+  return chainKey;
+}
+
+/** Told after each event is written (still inside its transaction): the head anchor advances soon after. */
+export function onAuditRecorded(listener: () => void): () => void {
+  recordedListeners.add(listener);
+  return () => recordedListeners.delete(listener);
+}
+
+/** The stored timestamp exactly, to the microsecond, as PostgreSQL prints it in UTC. */
+const exactCreatedAt = sql<string>`to_char(${auditEvents.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const microsecondText = (date: Date) => date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 
 /**
  * Appends one event. Call it inside the transaction of the change it records, so that both
  * commit or neither does. Details must never hold patient names or dates of birth.
  */
 export async function recordAudit(tx: Queryable, entry: AuditEntry): Promise<void> {
+  const key = currentKey();
   await tx.execute(sql`select pg_advisory_xact_lock(${CHAIN_LOCK})`);
   const [last] = await tx.select({ hash: auditEvents.hash }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1);
+  const createdAt = new Date();
   const row = {
     clinicId: entry.clinicId ?? null,
     actorUserId: entry.actorUserId ?? null,
@@ -35,10 +64,13 @@ export async function recordAudit(tx: Queryable, entry: AuditEntry): Promise<voi
     details: entry.details ?? {},
     ip: entry.ip ?? null,
     requestId: entry.requestId ?? null,
-    createdAt: new Date(),
+    createdAt,
     prevHash: last?.hash ?? GENESIS,
   };
-  await tx.insert(auditEvents).values({ ...row, hash: hashEvent(row) });
+  await tx
+    .insert(auditEvents)
+    .values({ ...row, hash: keyedHash(key, { ...row, createdAt: microsecondText(createdAt) }) });
+  for (const listener of recordedListeners) listener();
 }
 
 type ChainedFields = {
@@ -50,12 +82,13 @@ type ChainedFields = {
   details: unknown;
   ip: string | null;
   requestId: string | null;
-  createdAt: Date;
+  /** Exact text of the stored timestamp (microseconds, UTC). */
+  createdAt: string;
   prevHash: string;
 };
 
-export function hashEvent(e: ChainedFields): string {
-  const content = stableStringify([
+const content = (e: ChainedFields) =>
+  stableStringify([
     e.prevHash,
     e.clinicId,
     e.actorUserId,
@@ -65,9 +98,31 @@ export function hashEvent(e: ChainedFields): string {
     e.details,
     e.ip,
     e.requestId,
-    e.createdAt.toISOString(),
+    e.createdAt,
   ]);
-  return createHash("sha256").update(content).digest("hex");
+
+/** The hash of events written since the chain was keyed. */
+export function keyedHash(key: Buffer, e: ChainedFields): string {
+  return createHmac("sha256", key).update(content(e)).digest("hex");
+}
+
+/** Events written before the chain was keyed (ids below the anchor's keyedFromId): plain SHA-256, ISO milliseconds. */
+function legacyHash(e: ChainedFields & { createdAtDate: Date }): string {
+  return createHash("sha256")
+    .update(content({ ...e, createdAt: e.createdAtDate.toISOString() }))
+    .digest("hex");
+}
+
+/**
+ * Where keyed hashes begin in a chain that has no anchor yet: the first event whose plain SHA-256 does not
+ * match (events from before this version keep theirs). Decided once, when the anchor is first written.
+ */
+export async function findKeyedFromId(db: Queryable): Promise<number> {
+  const rows = await db.select({ row: auditEvents, exactCreatedAt }).from(auditEvents).orderBy(asc(auditEvents.id));
+  for (const { row, exactCreatedAt: exact } of rows) {
+    if (legacyHash({ ...row, createdAt: exact, createdAtDate: row.createdAt }) !== row.hash) return row.id;
+  }
+  return (rows.at(-1)?.row.id ?? 0) + 1;
 }
 
 /** JSON with sorted keys: jsonb does not keep key order, the hash must not depend on it. */
@@ -82,20 +137,70 @@ export function stableStringify(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export type ChainCheck = { ok: true; count: number } | { ok: false; count: number; brokenAtId: number; reason: string };
+/** Where the chain stood when last anchored (see audit-anchor.ts): outside the database. */
+export type ChainHead = { keyedFromId: number; headId: number; headHash: string; count: number };
 
-/** Walks the chain in id order; names the first row that was changed, or that follows a removed row. */
-export async function verifyAuditChain(db: Queryable): Promise<ChainCheck> {
-  const rows = await db.select().from(auditEvents).orderBy(asc(auditEvents.id));
-  let prev = GENESIS;
+export type ChainCheck =
+  | { ok: true; count: number; headId: number | null; headHash: string }
+  | { ok: false; count: number; brokenAtId: number | null; reason: string };
+
+type WalkOptions = { key?: Buffer; keyedFromId?: number; afterId?: number; afterHash?: string };
+
+/**
+ * Walks the chain in id order from the start (or from a known head, `afterId`/`afterHash`); names the first row
+ * that was changed, or that follows a removed row.
+ */
+export async function walkAuditChain(db: Queryable, options: WalkOptions = {}): Promise<ChainCheck> {
+  const key = options.key ?? currentKey();
+  const keyedFromId = options.keyedFromId ?? 0;
+  const rows = await db
+    .select({ row: auditEvents, exactCreatedAt })
+    .from(auditEvents)
+    .where(gt(auditEvents.id, options.afterId ?? 0))
+    .orderBy(asc(auditEvents.id));
+  let prev = options.afterHash ?? GENESIS;
   let count = 0;
-  for (const row of rows) {
+  let headId: number | null = null;
+  for (const { row, exactCreatedAt: exact } of rows) {
     if (row.prevHash !== prev) {
       return { ok: false, count, brokenAtId: row.id, reason: "the row before it was changed or removed" };
     }
-    if (hashEvent(row) !== row.hash) return { ok: false, count, brokenAtId: row.id, reason: "its content was changed" };
+    const fields = { ...row, createdAt: exact };
+    const expected =
+      row.id >= keyedFromId ? keyedHash(key, fields) : legacyHash({ ...fields, createdAtDate: row.createdAt });
+    if (expected !== row.hash) return { ok: false, count, brokenAtId: row.id, reason: "its content was changed" };
     prev = row.hash;
+    headId = row.id;
     count++;
   }
-  return { ok: true, count };
+  return { ok: true, count, headId, headHash: prev };
+}
+
+/**
+ * The whole chain, and when a head anchor is given, that the anchored head is still there with as many events
+ * up to it: removing the newest events (or all of them) is reported as a truncated tail.
+ */
+export async function verifyAuditChain(
+  db: Queryable,
+  anchor: ChainHead | null = null,
+  key?: Buffer,
+): Promise<ChainCheck> {
+  const walked = await walkAuditChain(db, { key, keyedFromId: anchor?.keyedFromId });
+  if (!walked.ok || !anchor || anchor.count === 0) return walked;
+  const [found] = await db
+    .select({
+      hash: auditEvents.hash,
+      upTo: sql<number>`(select count(*)::int from ${auditEvents} a where a.id <= ${anchor.headId})`,
+    })
+    .from(auditEvents)
+    .where(sql`${auditEvents.id} = ${anchor.headId}`);
+  if (!found || found.hash !== anchor.headHash || Number(found.upTo) !== anchor.count) {
+    return {
+      ok: false,
+      count: walked.count,
+      brokenAtId: walked.headId,
+      reason: `the tail was cut: the anchor recorded ${anchor.count} events up to event ${anchor.headId}, the database holds ${walked.count}${walked.headId === null ? "" : ` ending at event ${walked.headId}`}`,
+    };
+  }
+  return walked;
 }

@@ -6,19 +6,32 @@ import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import type { Config } from "../config";
 import { acquireDirectoryLock } from "../db/directory-lock";
+import { GENESIS } from "./audit";
+import { anchorPath, writeAnchor } from "./audit-anchor";
+import { loadSecrets } from "./secrets";
 
 const run = promisify(execFile);
 
 export const KEY_WARNING =
   "The backup does not contain the file encryption key. Keep DATA_DIR/secrets/file-encryption-key (or FILE_ENCRYPTION_KEY) " +
-  "in a separate safe place: without it the backed-up worksheet files, signatures and logos cannot be read.";
+  "in a separate safe place: without it the backed-up worksheet files, signatures and logos cannot be read. " +
+  "Keep DATA_DIR/secrets/audit-key (or AUDIT_KEY) with it: the restored audit chain verifies only with that key.";
 
 type Manifest = {
   format: 1;
   createdAt: string;
   database: { kind: "pglite" | "postgres"; file: string; sha256: string };
   files: Array<{ path: string; sha256: string; bytes: number }>;
+  /** First audit event hashed with the key (earlier ones keep plain hashes); absent in older backups. */
+  auditKeyedFromId?: number;
 };
+
+/** The anchor's keyedFromId without checking its signature: not secret, and restore re-anchors anyway. */
+function keyedFromId(dataDir: string): number | undefined {
+  const file = anchorPath(dataDir);
+  if (!fs.existsSync(file)) return undefined;
+  return Number((JSON.parse(fs.readFileSync(file, "utf8")) as { keyedFromId: number }).keyedFromId);
+}
 
 const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
 
@@ -52,7 +65,13 @@ export async function backup(config: Config, targetDir: string): Promise<{ folde
     fs.writeFileSync(target, data, { mode: 0o600 });
     return { path: relative, sha256: sha256(data), bytes: data.length };
   });
-  const manifest: Manifest = { format: 1, createdAt: new Date().toISOString(), database, files };
+  const manifest: Manifest = {
+    format: 1,
+    createdAt: new Date().toISOString(),
+    database,
+    files,
+    auditKeyedFromId: keyedFromId(config.dataDir),
+  };
   fs.writeFileSync(path.join(folder, "manifest.json"), JSON.stringify(manifest, null, 2));
   return { folder, manifest };
 }
@@ -119,6 +138,16 @@ export async function restore(config: Config, backupFolder: string): Promise<Man
     const target = path.join(filesRoot, file.path);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.copyFileSync(path.join(folder, "files", file.path), target);
+  }
+  // The restored chain is older than any anchor: walk it again from the start at the next server start.
+  if (manifest.auditKeyedFromId !== undefined) {
+    const { auditKey } = loadSecrets(config.dataDir, config);
+    writeAnchor(config.dataDir, auditKey, {
+      keyedFromId: manifest.auditKeyedFromId,
+      headId: 0,
+      headHash: GENESIS,
+      count: 0,
+    });
   }
   return manifest;
 }

@@ -6,11 +6,12 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/client";
 import { openTestDatabase } from "../test-support/test-database";
-import { recordAudit, verifyAuditChain } from "./audit";
+import { recordAudit, setAuditKey, verifyAuditChain } from "./audit";
 import { FileStore } from "./file-store";
 import { loadSecrets } from "./secrets";
 
 describe("audit chain", () => {
+  setAuditKey(randomBytes(32));
   const opened = openTestDatabase();
   afterAll(async () => (await opened).close());
 
@@ -21,7 +22,7 @@ describe("audit chain", () => {
         recordAudit(tx, { action: "auth.sign_in", actorUserId: `u${i}`, details: { n: i, b: { z: 1, a: 2 } } }),
       );
     }
-    expect(await verifyAuditChain(db)).toEqual({ ok: true, count: 4 });
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true, count: 4 });
     const rows = await queryRows<{ id: number }>(db, sql`select id from audit_events order by id`);
     const ids = rows.map((r) => Number(r.id));
     await db.execute(sql`update audit_events set actor_user_id = 'intruder' where id = ${ids[2]}`);

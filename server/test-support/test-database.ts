@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { type Database, openDatabase } from "../db/client";
+import { setAuditKey } from "../platform/audit";
+
+// One audit key per test process (the server's comes from its secrets): every test database's chain uses it.
+setAuditKey(randomBytes(32));
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on the
