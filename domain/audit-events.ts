@@ -37,6 +37,7 @@ export const auditActions = [
   "template.deleted",
   "worksheet_template.created",
   "worksheet_template.deleted",
+  "worksheet_template.zones_updated",
   "legend.created",
   "legend.updated",
   "legend.deleted",

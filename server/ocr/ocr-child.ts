@@ -8,6 +8,7 @@ import { loadWorksheetPages } from "./load-worksheet-pages";
 import { OcrInputError } from "./ocr-input-error";
 import type { OcrReply, OcrRequest } from "./ocr-protocol";
 import { readWorksheet } from "./read-worksheet";
+import { analyzeForm } from "./templates/analyze-form";
 
 type Reply = OcrReply extends infer R ? (R extends unknown ? Omit<R, "rss"> : never) : never;
 const send = (reply: Reply) => process.send?.({ ...reply, rss: process.memoryUsage.rss() });
@@ -19,9 +20,12 @@ process.on("message", async (request: OcrRequest) => {
       send({ id: request.id, ok: true, pages });
     } else if (request.kind === "fit-image") {
       send({ id: request.id, ok: true, image: await fitImage(Buffer.from(request.file), request.box) });
+    } else if (request.kind === "analyze-form") {
+      send({ id: request.id, ok: true, layout: await analyzeForm(Buffer.from(request.page)) });
     } else {
       const pages = request.pages.map((p) => Buffer.from(p));
-      send({ id: request.id, ok: true, result: await readWorksheet(pages, new Date(request.now)) });
+      const result = await readWorksheet(pages, new Date(request.now), request.templates);
+      send({ id: request.id, ok: true, result });
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

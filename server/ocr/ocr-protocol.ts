@@ -1,5 +1,7 @@
 import type { OcrResult } from "../../domain/contracts/ocr";
 import type { OcrInputReason } from "./ocr-input-error";
+import type { ReadingTemplate } from "./templates/match-form";
+import type { FormLayout } from "./templates/propose-zones";
 
 /** Messages between the server process and an OCR child process. */
 export type OcrJob =
@@ -7,11 +9,12 @@ export type OcrJob =
   | { kind: "load"; file: Uint8Array; maxPages?: number }
   /** A logo or signature to a PNG fitting the box. */
   | { kind: "fit-image"; file: Uint8Array; box: { width: number; height: number } }
-  | { kind: "recognize"; pages: Uint8Array[]; now: number };
+  | { kind: "recognize"; pages: Uint8Array[]; now: number; templates?: ReadingTemplate[] }
+  | { kind: "analyze-form"; page: Uint8Array };
 export type OcrRequest = OcrJob & { id: number };
 
 /** Every reply says how much memory the child holds (`rss`, bytes), so the parent can recycle a grown child. */
 export type OcrReply = { id: number; rss: number } & (
-  | { ok: true; pages?: Uint8Array[]; image?: Uint8Array; result?: OcrResult }
+  | { ok: true; pages?: Uint8Array[]; image?: Uint8Array; result?: OcrResult; layout?: FormLayout }
   | { ok: false; error: { message: string; inputReason?: OcrInputReason } }
 );

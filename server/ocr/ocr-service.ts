@@ -1,10 +1,12 @@
 import type { Box, OcrField, OcrResult } from "../../domain/contracts/ocr";
 import { ocrResultSchema } from "../../domain/contracts/ocr";
-import { loaderPool, readerPool } from "./ocr-runner";
+import { loaderPool, OcrFailure, readerPool } from "./ocr-runner";
+import type { ReadingTemplate } from "./templates/match-form";
+import type { FormLayout } from "./templates/propose-zones";
 
 export { OcrInputError, type OcrInputReason } from "./ocr-input-error";
 export { OcrFailure } from "./ocr-runner";
-export type { Box, OcrField, OcrResult };
+export type { Box, FormLayout, OcrField, OcrResult, ReadingTemplate };
 
 const asBytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
 
@@ -13,16 +15,30 @@ const asBytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
  * child process. Never blocks the event loop; calls queue when every child is busy.
  * Throws OcrInputError for an unreadable image, OcrFailure when the OCR machinery itself fails.
  */
-export async function recognizeWorksheet(pages: Buffer[], opts: { now?: Date } = {}): Promise<OcrResult> {
+export async function recognizeWorksheet(
+  pages: Buffer[],
+  opts: { now?: Date; templates?: ReadingTemplate[] } = {},
+): Promise<OcrResult> {
   const reply = await readerPool().run({
     kind: "recognize",
     pages: pages.map(asBytes),
     now: (opts.now ?? new Date()).getTime(),
+    templates: opts.templates ?? [],
   });
   return ocrResultSchema.parse(reply.result);
 }
 
 const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+/**
+ * Reads a clinic's blank worksheet form (one page image) and proposes its reading zones, in the reading child.
+ * Throws OcrInputError for an unreadable image, OcrFailure when the OCR machinery fails.
+ */
+export async function analyzeWorksheetForm(page: Buffer): Promise<FormLayout> {
+  const reply = await readerPool().run({ kind: "analyze-form", page: asBytes(page) });
+  if (!reply.layout) throw new OcrFailure("OCR returned no form layout");
+  return reply.layout;
+}
 
 /**
  * Turns an uploaded file into page images, detecting PDF or image by content: a PDF is rasterised (every page, or

@@ -1,9 +1,12 @@
+import sharp from "sharp";
 import { type OcrField, type OcrMeasurement, type OcrResult, unreadHeaderFields } from "../../domain/contracts/ocr";
 import { extractPatientFields, type PatientFieldName } from "./field-extraction";
 import { extractMeasurements } from "./measurement-extraction";
 import { groupLines, pageText, type ReadRegion } from "./read-region";
 import { recognizePage } from "./recognize-page";
 import { detectScanType } from "./scan-type";
+import type { ReadingTemplate } from "./templates/match-form";
+import { applyTemplates } from "./templates/read-by-template";
 
 /** Turns the read regions of each page into the OcrResult (pure: no models involved, so it is unit-testable). */
 export function assembleResult(pages: ReadRegion[][], now: Date): OcrResult {
@@ -49,9 +52,20 @@ export function assembleResult(pages: ReadRegion[][], now: Date): OcrResult {
   };
 }
 
-/** Full recognition of a worksheet's pages; runs inside the OCR worker. */
-export async function readWorksheet(pages: Buffer[], now: Date): Promise<OcrResult> {
+/**
+ * Full recognition of a worksheet's pages; runs inside the OCR worker. With the clinic's forms (reading
+ * templates), a page that matches one is read by its zones.
+ */
+export async function readWorksheet(pages: Buffer[], now: Date, templates: ReadingTemplate[] = []): Promise<OcrResult> {
   const read: ReadRegion[][] = [];
   for (let i = 0; i < pages.length; i++) read.push(await recognizePage(pages[i]!, i));
-  return assembleResult(read, now);
+  const general = assembleResult(read, now);
+  if (templates.length === 0) return general;
+  const sized = await Promise.all(
+    read.map(async (regions, i) => {
+      const { width = 0, height = 0 } = await sharp(pages[i]!).metadata();
+      return { regions, width, height };
+    }),
+  );
+  return applyTemplates(general, sized, templates, now);
 }

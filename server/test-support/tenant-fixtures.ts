@@ -172,6 +172,7 @@ export const tenantFixtures: TenantFixture[] = [
       const res = await as(app, owner)({ method: "POST", url: "/api/worksheet-templates", ...body });
       return created(res, "worksheet template");
     },
+    request: (method) => (method === "PUT" ? { payload: { zones: [] } } : {}),
   },
   {
     prefix: "/api/legend-entries/",

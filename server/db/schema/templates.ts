@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgTable, text, varchar } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, varchar } from "drizzle-orm/pg-core";
+import type { FormLayout } from "../../ocr/templates/propose-zones";
 import { clinics } from "./clinics";
 import { id, timestamps } from "./columns";
 
@@ -55,6 +56,11 @@ export const worksheetTemplates = pgTable(
     originalFilename: varchar("original_filename", { length: 255 }).notNull(),
     userId: varchar("user_id", { length: 64 }),
     isDefault: boolean("is_default").notNull().default(false),
+    /**
+     * What was found on the blank form for reading filled sheets by it (issue 23): printed texts (anchors) and the
+     * reading zones, in the image's pixels. Null when the form has not been analysed or no text was found on it.
+     */
+    readingLayout: jsonb("reading_layout").$type<FormLayout>(),
     ...timestamps,
   },
   (t) => [index("worksheet_templates_clinic_idx").on(t.clinicId)],

@@ -2,10 +2,12 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParam } from "../../../domain/contracts/common";
 import { worksheetTemplate } from "../../../domain/contracts/templates";
+import { saveZonesRequest, worksheetZonesResponse } from "../../../domain/contracts/worksheet-zones";
 import { type AppDeps, MAX_UPLOAD_BYTES } from "../../app";
 import { clinicContext } from "../../platform/context";
 import { sendPrivateFile } from "../../platform/send-file";
 import { readMultipart, WORKSHEET_TYPES } from "../../platform/uploads";
+import { saveWorksheetTemplateZones, worksheetTemplateZones } from "./form-zones.service";
 import type { WorksheetTemplateRow } from "./worksheet-templates.repository";
 import {
   createWorksheetTemplate,
@@ -41,6 +43,18 @@ export const worksheetTemplatesRoutes: FastifyPluginAsyncZod<AppDeps> = async (a
     await deleteWorksheetTemplateFor(db, clinicContext(request), request.params.id);
     return reply.status(204).send();
   });
+
+  app.get(
+    "/api/worksheet-templates/:id/zones",
+    { schema: { params: idParam, response: { 200: worksheetZonesResponse } } },
+    async (request) => worksheetTemplateZones(db, clinicContext(request), request.params.id),
+  );
+
+  app.put(
+    "/api/worksheet-templates/:id/zones",
+    { schema: { params: idParam, body: saveZonesRequest, response: { 200: worksheetZonesResponse } } },
+    async (request) => saveWorksheetTemplateZones(db, clinicContext(request), request.params.id, request.body.zones),
+  );
 
   app.get("/api/worksheet-templates/:id/image", { schema: { params: idParam } }, async (request, reply) => {
     const image = await worksheetTemplateImage(db, deps.fileStore, clinicContext(request), request.params.id);

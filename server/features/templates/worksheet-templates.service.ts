@@ -7,6 +7,7 @@ import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
 import type { MultipartForm } from "../../platform/uploads";
 import { readClinicFile, saveFile } from "../files/files.service";
+import { analyzeBlankForm } from "./form-zones.service";
 import { decodedImageSize } from "./image-check";
 import {
   deleteWorksheetTemplate,
@@ -70,6 +71,7 @@ export async function createWorksheetTemplate(db: Db, store: FileStore, ctx: Ctx
   const description = form.fields.description?.trim() || null;
   const chosenCategory = category(form.fields.category);
   const image = await templateImage(file);
+  const readingLayout = await analyzeBlankForm(image.data);
   return db.transaction(async (tx) => {
     const stored = await saveFile(tx, store, {
       clinicId: ctx.clinicId,
@@ -87,6 +89,7 @@ export async function createWorksheetTemplate(db: Db, store: FileStore, ctx: Ctx
       imageFileId: stored.id,
       originalFilename: file.filename,
       userId: ctx.user.id,
+      readingLayout,
     });
     const withUrl = await setWorksheetTemplateImageUrl(tx, ctx.clinicId, row.id, worksheetTemplateImageUrl(row.id));
     await recordAudit(tx, {
@@ -95,7 +98,7 @@ export async function createWorksheetTemplate(db: Db, store: FileStore, ctx: Ctx
       actorUserId: ctx.user.id,
       entityType: "worksheet_template",
       entityId: row.id,
-      details: { sourceType: file.mimeType, fileId: stored.id },
+      details: { sourceType: file.mimeType, fileId: stored.id, zones: readingLayout?.zones.length ?? 0 },
       ip: ctx.ip,
       requestId: ctx.requestId,
     });

@@ -14,6 +14,7 @@ import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
 import type { Upload } from "../../platform/uploads";
 import { readClinicFile, saveFile } from "../files/files.service";
+import { readingTemplatesOf } from "../templates/form-zones.service";
 import {
   claimForOcr,
   failAllProcessing,
@@ -204,7 +205,8 @@ export async function runWorksheetOcr(
   try {
     const file = await readClinicFile(deps.db, deps.store, ctx.clinicId, claimed.fileId);
     if (!file) throw new Error("the worksheet's file is missing from the store");
-    result = await recognizeWorksheet(await loadWorksheetPages(file.data), { now: options.now });
+    const templates = await readingTemplatesOf(deps.db, ctx.clinicId);
+    result = await recognizeWorksheet(await loadWorksheetPages(file.data), { now: options.now, templates });
   } catch (error) {
     options.log?.(error);
     const reason = failureReason(error);

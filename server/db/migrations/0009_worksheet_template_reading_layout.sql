@@ -1,0 +1,1 @@
+ALTER TABLE "worksheet_templates" ADD COLUMN "reading_layout" jsonb;
