@@ -3,7 +3,7 @@ import type { WorksheetZone, WorksheetZonesResponse } from "../../../domain/cont
 import { AppError, notFound } from "../../../domain/errors";
 import type { Db, Queryable } from "../../db/client";
 import { worksheetTemplates } from "../../db/schema";
-import { analyzeWorksheetForm, OcrFailure, OcrInputError } from "../../ocr/ocr-service";
+import { analyzeWorksheetForm, loadWorksheetPages, OcrFailure, OcrInputError } from "../../ocr/ocr-service";
 import { type ReadingTemplate, usableForReading } from "../../ocr/templates/match-form";
 import type { FormLayout } from "../../ocr/templates/propose-zones";
 import { recordAudit } from "../../platform/audit";
@@ -11,12 +11,16 @@ import { assertCan, type Ctx } from "../../platform/context";
 import { findWorksheetTemplate } from "./worksheet-templates.repository";
 
 /**
- * Reads a blank form just uploaded and proposes its reading zones. A form the reader cannot analyse (the OCR
- * machinery failed) is still kept as a picture, without zones: it is then never used for reading.
+ * Reads a blank form just uploaded (`image`: the uploaded image, or page 1 of a PDF already rendered) and proposes
+ * its reading zones. An image is first set upright and bounded as worksheets are (the loading child), so the zones
+ * are in the frame a filled sheet is read in. A form the reader cannot analyse (the OCR machinery failed) is
+ * still kept as a picture, without zones: it is then never used for reading.
  */
-export async function analyzeBlankForm(image: Buffer): Promise<FormLayout | null> {
+export async function analyzeBlankForm(image: { data: Buffer; rendered: boolean }): Promise<FormLayout | null> {
   try {
-    return await analyzeWorksheetForm(image);
+    const [page] = image.rendered ? [image.data] : await loadWorksheetPages(image.data, { maxPages: 1 });
+    if (!page) return null;
+    return await analyzeWorksheetForm(page);
   } catch (error) {
     if (error instanceof OcrInputError) throw new AppError("BAD_REQUEST", error.message, "worksheetFile");
     if (error instanceof OcrFailure) return null;

@@ -71,7 +71,7 @@ export async function createWorksheetTemplate(db: Db, store: FileStore, ctx: Ctx
   const description = form.fields.description?.trim() || null;
   const chosenCategory = category(form.fields.category);
   const image = await templateImage(file);
-  const readingLayout = await analyzeBlankForm(image.data);
+  const readingLayout = await analyzeBlankForm({ data: image.data, rendered: file.mimeType === "application/pdf" });
   return db.transaction(async (tx) => {
     const stored = await saveFile(tx, store, {
       clinicId: ctx.clinicId,
