@@ -62,7 +62,8 @@ export function defaultDeps(partial: Pick<AppDeps, "config" | "database" | "file
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    trustProxy: Boolean(deps.config.publicUrl),
+    // Forwarded headers only from the configured proxy hops: anyone else could name any address.
+    trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
     bodyLimit: 15 * 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },

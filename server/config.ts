@@ -1,7 +1,27 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
 const optionalUrl = z.url().optional();
+/** "10.0.0.1, 10.1.0.0/16, ::1": addresses or CIDR ranges of the reverse proxies in front of the server. */
+const addressList = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (entries) =>
+      entries.every((entry) => {
+        const [address, bits, extra] = entry.split("/");
+        if (extra !== undefined || !address || !isIP(address)) return false;
+        return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
+      }),
+    "must be IP addresses or CIDR ranges separated by commas",
+  );
 const duration = (defaultMinutes: number) => z.coerce.number().int().positive().default(defaultMinutes);
 
 const envSchema = z.object({
@@ -13,6 +33,7 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
   PUBLIC_URL: optionalUrl,
+  TRUSTED_PROXIES: addressList,
   /** No longer grants anything (an e-mail address is never proven): read only to warn at start. */
   PLATFORM_ADMIN_EMAILS: z.string().optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -56,6 +77,8 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   publicUrl: string | undefined;
+  /** Proxies whose X-Forwarded-For/-Proto/-Host are believed; none by default (the peer's address is the client). */
+  trustedProxies: string[];
   /** Lines for the start-up log: settings that are set but no longer do anything. */
   warnings: string[];
   sessionSecret: string | undefined;
@@ -96,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
+    trustedProxies: e.TRUSTED_PROXIES,
     warnings: e.PLATFORM_ADMIN_EMAILS
       ? [
           "PLATFORM_ADMIN_EMAILS is ignored: an e-mail address alone no longer makes a platform administrator. Grant the role on the server with `npm run admin:grant -- EMAIL`.",

@@ -48,17 +48,17 @@ export function setPendingTotpSecret(db: Queryable, userId: string, secretEnc: s
     .where(and(eq(users.id, userId), eq(users.totpEnabled, false)));
 }
 
-export function enableTotp(db: Queryable, userId: string, recoveryCodeHashes: string[]) {
+export function enableTotp(db: Queryable, userId: string, recoveryCodeHashes: string[], usedStep: number) {
   return db
     .update(users)
-    .set({ totpEnabled: true, recoveryCodeHashes, updatedAt: new Date() })
+    .set({ totpEnabled: true, recoveryCodeHashes, totpLastStep: usedStep, updatedAt: new Date() })
     .where(eq(users.id, userId));
 }
 
 export function disableTotp(db: Queryable, userId: string) {
   return db
     .update(users)
-    .set({ totpEnabled: false, totpSecretEnc: null, recoveryCodeHashes: [], updatedAt: new Date() })
+    .set({ totpEnabled: false, totpSecretEnc: null, recoveryCodeHashes: [], totpLastStep: null, updatedAt: new Date() })
     .where(eq(users.id, userId));
 }
 
@@ -68,6 +68,16 @@ export async function consumeRecoveryCode(db: Queryable, userId: string, codeHas
     .update(users)
     .set({ recoveryCodeHashes: sql`${users.recoveryCodeHashes} - ${codeHash}::text` })
     .where(and(eq(users.id, userId), sql`jsonb_exists(${users.recoveryCodeHashes}, ${codeHash}::text)`))
+    .returning({ id: users.id });
+  return rows.length === 1;
+}
+
+/** Takes a TOTP time step for the user if it is later than any taken before: a code is good once. */
+export async function claimTotpStep(db: Queryable, userId: string, step: number): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(and(eq(users.id, userId), sql`(${users.totpLastStep} is null or ${users.totpLastStep} < ${step})`))
     .returning({ id: users.id });
   return rows.length === 1;
 }

@@ -96,7 +96,8 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     },
   );
 
-  app.get("/api/logout", async (request, reply) => {
+  // POST only: a GET could be fired by any link or image on another site.
+  app.post("/api/logout", async (request, reply) => {
     const token = request.auth?.token ?? request.pendingSessionToken;
     if (token) await destroySession(db, token);
     if (request.auth) {
@@ -112,7 +113,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       );
     }
     clearSessionCookie(reply);
-    return reply.redirect("/");
+    return reply.redirect("/", 303);
   });
 
   app.get("/api/auth/user", { schema: { response: { 200: currentUser } } }, async (request) => requireUser(request));

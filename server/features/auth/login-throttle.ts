@@ -1,52 +1,78 @@
 import { AppError } from "../../../domain/errors";
 
-type Window = { count: number; resetAt: number };
+type Failures = { count: number; lastAt: number };
+type Limit = { free: number; baseMs: number; capMs: number };
+
+export type ThrottleLimits = { account: Limit; address: Limit; forgetMs: number; maxKeys: number };
 
 /**
- * Counts failed sign-ins (wrong password, wrong second factor) per address and e-mail, and per address
- * alone: a guess at one account and a spray across accounts are both stopped, while people who sign in
- * correctly many times are never slowed. Per process, like the rate-limit plugin's default store.
+ * Failed sign-ins (wrong password, wrong second factor) slow further attempts, counted twice and apart: per
+ * account (whatever address the guesses come from) and per address (a spray across accounts). After the free
+ * failures each further one doubles the wait since the last failure, up to a cap: a backoff, not a wall, so a
+ * clinic behind one NAT address waits a minute at most for a neighbour's typos. Counts are forgotten
+ * `forgetMs` after the last failure. Per process, like the rate-limit plugin's default store.
  */
 export class LoginThrottle {
-  private readonly windows = new Map<string, Window>();
+  private readonly failures = new Map<string, Failures>();
 
-  constructor(private readonly limits = { perAccount: 10, perAddress: 50, windowMs: 15 * 60_000, maxKeys: 50_000 }) {}
+  constructor(
+    private readonly limits: ThrottleLimits = {
+      account: { free: 5, baseMs: 5_000, capMs: 15 * 60_000 },
+      address: { free: 20, baseMs: 1_000, capMs: 60_000 },
+      forgetMs: 60 * 60_000,
+      maxKeys: 50_000,
+    },
+  ) {}
 
-  /** Throws RATE_LIMITED when either limit is used up. */
+  /** How long the next attempt for this account from this address must wait (0: may try now). */
+  waitMs(ip: string, email: string, now = Date.now()): number {
+    return Math.max(
+      this.remaining(`a|${email.toLowerCase()}`, this.limits.account, now),
+      this.remaining(`i|${ip}`, this.limits.address, now),
+    );
+  }
+
+  /** Throws RATE_LIMITED while either wait runs. */
   check(ip: string, email: string, now = Date.now()): void {
-    const account = this.current(`a|${ip}|${email}`, now);
-    const address = this.current(`i|${ip}`, now);
-    if ((account?.count ?? 0) >= this.limits.perAccount || (address?.count ?? 0) >= this.limits.perAddress) {
-      const resetAt = Math.max(account?.resetAt ?? 0, address?.resetAt ?? 0);
-      const minutes = Math.max(1, Math.ceil((resetAt - now) / 60_000));
-      throw new AppError("RATE_LIMITED", `Too many failed sign-in attempts. Try again in ${minutes} minutes.`);
-    }
+    const wait = this.waitMs(ip, email, now);
+    if (wait <= 0) return;
+    const seconds = Math.ceil(wait / 1000);
+    const when = seconds < 60 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+    throw new AppError("RATE_LIMITED", `Too many failed sign-in attempts. Try again in ${when}.`);
   }
 
   fail(ip: string, email: string, now = Date.now()): void {
-    if (this.windows.size > this.limits.maxKeys) this.prune(now);
-    for (const key of [`a|${ip}|${email}`, `i|${ip}`]) {
-      const window = this.current(key, now) ?? { count: 0, resetAt: now + this.limits.windowMs };
-      window.count++;
-      this.windows.set(key, window);
+    if (this.failures.size > this.limits.maxKeys) this.prune(now);
+    for (const key of [`a|${email.toLowerCase()}`, `i|${ip}`]) {
+      const current = this.current(key, now);
+      this.failures.set(key, { count: (current?.count ?? 0) + 1, lastAt: now });
     }
   }
 
   /** A correct sign-in clears that account's count (not the address's). */
-  succeed(ip: string, email: string): void {
-    this.windows.delete(`a|${ip}|${email}`);
+  succeed(_ip: string, email: string): void {
+    this.failures.delete(`a|${email.toLowerCase()}`);
   }
 
-  private current(key: string, now: number): Window | undefined {
-    const window = this.windows.get(key);
-    if (window && window.resetAt <= now) {
-      this.windows.delete(key);
+  private remaining(key: string, limit: Limit, now: number): number {
+    const failures = this.current(key, now);
+    if (!failures || failures.count < limit.free) return 0;
+    const wait = Math.min(limit.baseMs * 2 ** (failures.count - limit.free), limit.capMs);
+    return Math.max(0, failures.lastAt + wait - now);
+  }
+
+  private current(key: string, now: number): Failures | undefined {
+    const failures = this.failures.get(key);
+    if (failures && failures.lastAt + this.limits.forgetMs <= now) {
+      this.failures.delete(key);
       return undefined;
     }
-    return window;
+    return failures;
   }
 
   private prune(now: number): void {
-    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+    for (const [key, failures] of this.failures) {
+      if (failures.lastAt + this.limits.forgetMs <= now) this.failures.delete(key);
+    }
   }
 }

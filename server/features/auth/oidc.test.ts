@@ -105,7 +105,8 @@ describe("OpenID Connect sign-in", () => {
     )({
       method: "POST",
       url: "/api/auth/totp/complete",
-      payload: { code: await generate({ secret }) },
+      // The enable step used the current code once: the next step's code (within the drift allowed).
+      payload: { code: await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }) },
     });
     expect(done.statusCode, done.body).toBe(200);
     const full = { cookie: `sid=${done.cookies.find((c) => c.name === "sid")!.value}` };

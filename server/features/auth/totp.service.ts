@@ -8,6 +8,7 @@ import { recordAudit } from "../../platform/audit";
 import type { SessionUser } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
 import {
+  claimTotpStep,
   consumeRecoveryCode,
   disableTotp as disableTotpRow,
   enableTotp as enableTotpRow,
@@ -39,10 +40,11 @@ function newRecoveryCode(): string {
   return `${chars.slice(0, 5)}-${chars.slice(5)}`;
 }
 
-async function totpMatches(store: FileStore, sealed: string | null, code: string): Promise<boolean> {
-  if (!sealed || !/^\d{6}$/.test(code)) return false;
+/** The time step a code belongs to, or null when it matches none within the tolerance. */
+async function totpStep(store: FileStore, sealed: string | null, code: string): Promise<number | null> {
+  if (!sealed || !/^\d{6}$/.test(code)) return null;
   const result = await verify({ secret: openSecret(store, sealed), token: code, epochTolerance: EPOCH_TOLERANCE_S });
-  return result.valid;
+  return result.valid && "timeStep" in result ? result.timeStep : null;
 }
 
 /** Starts enrolment: a fresh secret (encrypted at rest) and its QR code; TOTP is on only after `enableTotp`. */
@@ -61,21 +63,24 @@ export async function enableTotp(db: Db, store: FileStore, user: SessionUser, co
   if (!row) throw new AppError("UNAUTHORIZED", "Unauthorized");
   if (row.totpEnabled) throw new AppError("CONFLICT", "Two-factor sign-in is already on");
   if (!row.totpSecretEnc) throw new AppError("BAD_REQUEST", "Start the set-up first");
-  if (!(await totpMatches(store, row.totpSecretEnc, code))) throw new AppError("BAD_REQUEST", INVALID_CODE, "code");
+  const step = await totpStep(store, row.totpSecretEnc, code);
+  if (step === null) throw new AppError("BAD_REQUEST", INVALID_CODE, "code");
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await db.transaction(async (tx) => {
-    await enableTotpRow(tx, user.id, recoveryCodes.map(hashRecovery));
+    await enableTotpRow(tx, user.id, recoveryCodes.map(hashRecovery), step);
     await recordAudit(tx, { action: "auth.totp_enabled", clinicId: user.clinicId, actorUserId: user.id, ...info });
   });
   return { recoveryCodes };
 }
 
 /**
- * Checks a second factor at sign-in: a current authenticator code, or an unused recovery code, which this
- * uses up. False for anything else.
+ * Checks a second factor at sign-in: a current authenticator code not used before (its time step is
+ * remembered, so a code seen over someone's shoulder or in a log cannot be replayed), or an unused recovery
+ * code, which this uses up. False for anything else.
  */
 export async function verifySecondFactor(db: Db, store: FileStore, row: UserRow, code: string): Promise<boolean> {
-  if (await totpMatches(store, row.totpSecretEnc, code.trim())) return true;
+  const step = await totpStep(store, row.totpSecretEnc, code.trim());
+  if (step !== null) return claimTotpStep(db, row.id, step);
   const normalized = normalizeRecovery(code);
   if (normalized.length !== 10) return false;
   return consumeRecoveryCode(db, row.id, hashRecovery(normalized));

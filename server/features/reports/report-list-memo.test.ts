@@ -146,7 +146,7 @@ describe("sessions and clinics come before the memo", () => {
   it("refuses a signed-out session on the very next request", async () => {
     const sono = await addSonographer(t, owner.clinicId);
     expect((await list("", sono)).total).toBe(1);
-    await as(t.app, sono)({ method: "GET", url: "/api/logout" });
+    await as(t.app, sono)({ method: "POST", url: "/api/logout" });
     expect((await as(t.app, sono)({ method: "GET", url: "/api/reports?page=1&pageSize=12&search=" })).statusCode).toBe(
       401,
     );

@@ -7,6 +7,15 @@ import { displayName } from "../features/auth/use-auth";
 import { cn } from "../lib/cn";
 import { BrandMark } from "./brand-mark";
 
+/** Sign-out is a POST (a cross-site link cannot sign anyone out); then the start page, signed out. */
+async function signOut(): Promise<void> {
+  try {
+    await fetch("/api/logout", { method: "POST", credentials: "include", redirect: "manual" });
+  } finally {
+    window.location.assign("/");
+  }
+}
+
 const tabs = [
   { path: "/", label: "Upload", icon: Upload },
   { path: "/draw", label: "Draw", icon: PenTool },
@@ -58,13 +67,14 @@ export function Shell({ user, children }: { user: CurrentUser; children: ReactNo
               <div className="text-xs text-slate-600">{user.email}</div>
             </div>
             <ProfileMenu user={user} />
-            <a
-              href="/api/logout"
+            <button
+              type="button"
+              onClick={() => void signOut()}
               className="inline-flex h-9 items-center gap-1.5 rounded-md border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-100"
             >
               <LogOut className="h-4 w-4" aria-hidden />
               Log out
-            </a>
+            </button>
           </div>
         </div>
       </header>
