@@ -9,7 +9,7 @@ export const ownFileUrl = z
   .string()
   .trim()
   .max(500)
-  .regex(/^\/api\/files\/[1-9]\d{0,9}$/, "Must be a file uploaded to this clinic");
+  .regex(/^\/api\/files\/[1-9]\d{0,9}$/, "The image must be one uploaded to this clinic.");
 
 /** The answer of POST /api/upload-signature and POST /api/upload-logo. */
 export const uploadedFile = z.object({ url: z.string() });

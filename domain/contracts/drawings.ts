@@ -4,9 +4,9 @@ import { z } from "zod";
 export const imageDataUrl = z
   .string()
   .max(12 * 1024 * 1024, "The drawing is too large")
-  .regex(/^data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+$/, "Expected a PNG or JPEG image data URL");
+  .regex(/^data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+$/, "The drawing must be a PNG or JPEG image.");
 
-const isoDate = z.iso.date("Expected a date as YYYY-MM-DD");
+const isoDate = z.iso.date("Dates must be written as YYYY-MM-DD.");
 
 export const createDigitalWorksheetRequest = z.object({
   templateId: z.number().int().positive(),

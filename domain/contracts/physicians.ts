@@ -13,7 +13,7 @@ export const physician = z.object({
 export type Physician = z.infer<typeof physician>;
 export const physicianList = z.array(physician);
 
-const text255 = z.string().trim().max(255, "Must be at most 255 characters");
+const text255 = z.string().trim().max(255);
 
 export const physicianCreate = z.object({
   name: z.string({ error: PHYSICIAN_NAME_REQUIRED }).trim().min(1, PHYSICIAN_NAME_REQUIRED).max(255),

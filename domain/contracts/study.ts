@@ -52,7 +52,7 @@ export const studySchema = z
         ctx.addIssue({
           code: "custom",
           path: ["measurements", i, "value"],
-          message: "EXTENSION_PCT is a share of the lumen: at most 100",
+          message: `Thrombus extension of measurement ${i + 1} is a share of the vein's lumen: it must be at most 100%.`,
         });
       }
     });
@@ -99,6 +99,24 @@ export const draftSchema = z.object({
   warnings: z.array(z.string()),
 });
 export type Draft = z.infer<typeof draftSchema>;
+
+/**
+ * What the screens say about one refused measurement or observation the clinician sent:
+ * "Measurement 2: Value must be a number." (the field is named in words; `describeIssue` is the CLI's form).
+ */
+export function describeStudyItemIssue(
+  issue: z.core.$ZodIssue,
+  list: "measurements" | "observations",
+  index: number,
+  item: unknown,
+): string {
+  const what = `${list === "measurements" ? "Measurement" : "Observation"} ${index + 1}`;
+  if (issue.path[0] === "site" && issue.code === "custom") {
+    const site = (item as { site?: unknown } | null)?.site;
+    return `${what}: the vessel ${JSON.stringify(String(site ?? ""))} is not one the report knows. Choose the vessel from the list.`;
+  }
+  return `${what}: ${issue.message}`;
+}
 
 /**
  * `measurements[0].value: expected number, received string`: one line naming the bad field. Pass the

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { installValidationMessages } from "../../domain/contracts/validation-messages";
 import { AppError, type ErrorBody, type ErrorCode, errorStatus } from "../../domain/errors";
 
 const statusCodes = new Map<number, ErrorCode>(
@@ -9,10 +10,11 @@ const statusCodes = new Map<number, ErrorCode>(
 );
 
 /**
- * One error model: AppError(code, message) -> { error, code, requestId }. Client mistakes name the bad
- * field; anything unexpected is logged in full and answered with a generic 500, never a stack trace.
+ * One error model: AppError(code, message) -> { error, code, requestId }. Client mistakes are told in a
+ * sentence a clinician understands, with the bad field in `field`; anything unexpected is logged in full and answered with a generic 500, never a stack trace.
  */
 export function installErrorHandler(app: FastifyInstance): void {
+  installValidationMessages();
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const requestId = request.id;
     if (error instanceof AppError) {
@@ -22,8 +24,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];
       const field = first?.instancePath.replace(/^\//, "").replaceAll("/", ".") || undefined;
-      const where = error.validationContext === "body" ? "" : `${error.validationContext} `;
-      const message = `Invalid ${where}${field ?? "request"}: ${first?.message ?? "invalid value"}`;
+      // The message is a sentence already: the contract's own words, else validation-messages.ts.
+      const message = first?.message ?? "The request is not valid.";
       return reply
         .status(400)
         .send({ error: message, code: "VALIDATION_FAILED", requestId, field } satisfies ErrorBody);

@@ -6,6 +6,7 @@ import {
   DEFAULT_CLINIC_NAME,
   defaultCriteriaSetId,
 } from "../../../domain/contracts/clinic";
+import { fieldName } from "../../../domain/contracts/validation-messages";
 import { AppError, notFound } from "../../../domain/errors";
 import type { Db, Queryable } from "../../db/client";
 import type { clinics } from "../../db/schema";
@@ -65,7 +66,9 @@ export async function getClinicInfo(db: Queryable, ctx: Ctx): Promise<{ name: st
 export async function assertOwnFileUrl(db: Queryable, ctx: Ctx, url: string, kind: string, field: string) {
   const fileId = fileIdFromUrl(url);
   const found = fileId === null ? undefined : await findClinicFileOfKind(db, ctx.clinicId, fileId, kind);
-  if (!found) throw new AppError("BAD_REQUEST", `Invalid ${field}: not an uploaded ${kind} of this clinic`, field);
+  if (!found) {
+    throw new AppError("BAD_REQUEST", `${fieldName([field])} must be an image uploaded to this clinic.`, field);
+  }
 }
 
 export async function updateClinicInfo(db: Db, ctx: Ctx, clinicId: number, input: ClinicUpdateInput) {

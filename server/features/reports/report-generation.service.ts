@@ -3,6 +3,7 @@ import { ocrResultSchema } from "../../../domain/contracts/ocr";
 import type { GenerateReportRequest, Report } from "../../../domain/contracts/reports";
 import {
   describeIssue,
+  describeStudyItemIssue,
   type Measurement,
   measurementSchema,
   type Observation,
@@ -142,14 +143,14 @@ export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFr
   });
 }
 
-/** Client input is checked strictly: a bad measurement is a 400 naming it, e.g. measurements[0].site. */
-function parseClientList<T>(items: unknown[], schema: z.ZodType<T>, field: string): T[] {
+/** Client input is checked strictly: a bad measurement is a 400 saying which one, with `field` naming it. */
+function parseClientList<T>(items: unknown[], schema: z.ZodType<T>, field: "measurements" | "observations"): T[] {
   return items.map((item, i) => {
     const parsed = schema.safeParse(item);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      const message = describeIssue({ ...issue, path: [field, i, ...issue.path] }, { [field]: { [i]: item } });
-      throw new AppError("BAD_REQUEST", `Invalid ${message}`, message.split(":")[0]);
+      const path = describeIssue({ ...issue, path: [field, i, ...issue.path] }).split(":")[0];
+      throw new AppError("BAD_REQUEST", describeStudyItemIssue(issue, field, i, item), path);
     }
     return parsed.data;
   });
@@ -207,7 +208,7 @@ export async function generateReport(
   const study = studySchema.safeParse({ scanType, measurements, observations, indication: header.indication, sex });
   if (!study.success) {
     const issue = study.error.issues[0]!;
-    throw new AppError("BAD_REQUEST", `Invalid ${describeIssue(issue)}`, issue.path.join("."));
+    throw new AppError("BAD_REQUEST", issue.message, issue.path.join("."));
   }
 
   const patient = body.patient;

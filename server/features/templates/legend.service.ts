@@ -60,7 +60,7 @@ function parseFields(raw: Record<string, string>): LegendFormFields {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = String(issue.path[0] ?? "request");
-    throw new AppError("VALIDATION_FAILED", `Invalid ${field}: ${issue.message}`, field);
+    throw new AppError("VALIDATION_FAILED", issue.message, field);
   }
   return parsed.data;
 }

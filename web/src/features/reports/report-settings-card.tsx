@@ -7,7 +7,7 @@ import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, isUnauthorizedError } from "../../lib/api";
+import { ApiError, apiJson, errorMessage, isUnauthorizedError } from "../../lib/api";
 import { physicianRetry } from "../../lib/query-client";
 import { refreshReports } from "./report-api";
 import type { StudyMeasurementInput } from "./report-types";
@@ -28,11 +28,14 @@ export function ReportSettingsCard({
 }) {
   const id = useId();
   const [physicianId, setPhysicianId] = useState("");
+  // Why Generate cannot go on, shown beside the button until the clinician changes something.
+  const [problem, setProblem] = useState<{ field: "physician" | "scanType" | "request"; text: string } | null>(null);
   const physicians = useQuery<Physician[]>({ queryKey: ["/api/physicians"], retry: physicianRetry });
 
   const generate = useMutation({
     mutationFn: (body: GenerateReportRequest) => apiJson<Report>("POST", "/api/reports/generate", body),
     onSuccess: (report) => {
+      setProblem(null);
       onGenerated(report);
       toast({
         title: "Report Generated",
@@ -43,10 +46,13 @@ export function ReportSettingsCard({
     },
     onError: (error) => {
       if (isUnauthorizedError(error)) return;
-      toast({
-        title: "Generation Failed",
-        description: "Failed to generate report. Please try again.",
-        variant: "destructive",
+      // The server's own words (for example "Please select the scan type"), else the catalogue's text.
+      const text = errorMessage(error, "Failed to generate report. Please try again.");
+      toast({ title: "Generation Failed", description: text, variant: "destructive" });
+      const field = error instanceof ApiError ? serverField(error) : null;
+      setProblem({
+        field: field === "physicianId" ? "physician" : field === "scanType" ? "scanType" : "request",
+        text,
       });
     },
   });
@@ -56,14 +62,20 @@ export function ReportSettingsCard({
       toast({ title: "No Worksheet", description: "Please upload a worksheet first", variant: "destructive" });
       return;
     }
-    if (!physicianId) {
-      toast({
-        title: "No Physician Selected",
-        description: "Please select a reporting physician",
-        variant: "destructive",
+    if (!scanType) {
+      setProblem({
+        field: "scanType",
+        text: "Choose the scan type in Patient Information before generating the report.",
       });
+      document.getElementById("scanType")?.focus();
       return;
     }
+    if (!physicianId) {
+      setProblem({ field: "physician", text: "Please select a reporting physician" });
+      document.getElementById(`${id}-physician`)?.focus();
+      return;
+    }
+    setProblem(null);
     generate.mutate({
       worksheetId,
       physicianId: Number(physicianId),
@@ -86,9 +98,13 @@ export function ReportSettingsCard({
           <Select
             id={`${id}-physician`}
             value={physicianId}
-            onChange={(e) => setPhysicianId(e.target.value)}
+            onChange={(e) => {
+              setPhysicianId(e.target.value);
+              if (problem?.field === "physician") setProblem(null);
+            }}
             disabled={physicians.isLoading}
-            aria-describedby={`${id}-physician-help`}
+            aria-invalid={problem?.field === "physician"}
+            aria-describedby={`${id}-physician-help${problem?.field === "physician" ? ` ${id}-problem` : ""}`}
           >
             <option value="">{physicians.isLoading ? "Loading physicians..." : "Select a physician"}</option>
             {list.map((p) => (
@@ -105,6 +121,11 @@ export function ReportSettingsCard({
                 : "Shown in the report's signature block."}
           </p>
         </div>
+        {problem ? (
+          <p id={`${id}-problem`} role="alert" className="text-sm font-medium text-red-800">
+            {problem.text}
+          </p>
+        ) : null}
         <Button onClick={onGenerate} disabled={generate.isPending} className="w-full">
           {generate.isPending ? (
             <>
@@ -126,4 +147,14 @@ export function ReportSettingsCard({
       </CardContent>
     </Card>
   );
+}
+
+/** The field the server named in its refusal, if any. */
+function serverField(error: ApiError): string | null {
+  try {
+    const body = JSON.parse(error.bodyText) as { field?: unknown };
+    return typeof body.field === "string" ? body.field : null;
+  } catch {
+    return null;
+  }
 }
