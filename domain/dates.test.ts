@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandTwoDigitYear, parseWorksheetDate } from "./dates";
+import { dateWarnings, expandTwoDigitYear, parseWorksheetDate } from "./dates";
 
 const in2026 = new Date("2026-03-12T10:00:00Z");
 
@@ -51,5 +51,30 @@ describe("parseWorksheetDate", () => {
   it("accepts 29 February only in leap years", () => {
     expect(parseWorksheetDate("29.02.2024", in2026)).toBe("2024-02-29");
     expect(parseWorksheetDate("29.02.2023", in2026)).toBeNull();
+  });
+});
+
+describe("dateWarnings", () => {
+  const today = "2026-11-24";
+  it("accepts plausible dates and missing ones", () => {
+    expect(dateWarnings({ patientDob: "1950-04-02", examDate: "2024-03-15" }, today)).toEqual([]);
+    expect(dateWarnings({ patientDob: null, examDate: null }, today)).toEqual([]);
+    expect(dateWarnings({ patientDob: "2026-11-24", examDate: "2026-11-24" }, today)).toEqual([]);
+  });
+
+  it("catches birth after the exam, exams and births in the future, and ages over 120", () => {
+    expect(dateWarnings({ patientDob: "2035-01-01", examDate: "2020-05-01" }, today)).toEqual([
+      "The date of birth 2035-01-01 is in the future.",
+      "The date of birth 2035-01-01 is after the exam date 2020-05-01: the exam cannot be before birth.",
+    ]);
+    expect(dateWarnings({ patientDob: "1960-01-01", examDate: "2031-02-03" }, today)).toEqual([
+      "The exam date 2031-02-03 is in the future.",
+    ]);
+    expect(dateWarnings({ patientDob: "1890-06-01", examDate: "2024-03-15" }, today)).toEqual([
+      "The date of birth 1890-06-01 makes the patient 133 years old at the exam, over 120.",
+    ]);
+    // Exactly 120 at the exam is possible; the day after the 121st birthday is not.
+    expect(dateWarnings({ patientDob: "1903-03-16", examDate: "2024-03-15" }, today)).toEqual([]);
+    expect(dateWarnings({ patientDob: "1903-03-15", examDate: "2024-03-15" }, today)).toHaveLength(1);
   });
 });

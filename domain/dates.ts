@@ -34,3 +34,47 @@ export function parseWorksheetDate(text: string, now: Date = new Date()): string
   const year = yearText.length === 2 ? expandTwoDigitYear(Number(yearText), now) : Number(yearText);
   return isoDate(year, Number(dmy[3]), Number(dmy[1]));
 }
+
+/** Beyond this age at the exam a date of birth is taken for a misreading. */
+export const MAX_PLAUSIBLE_AGE_YEARS = 120;
+
+/** Today's date as YYYY-MM-DD in the clinic's local time (the caller's clock). */
+export function localIsoDate(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** Whole years from one ISO date to another (both YYYY-MM-DD). */
+function yearsBetween(from: string, to: string): number {
+  const [fy, fm, fd] = from.split("-").map(Number) as [number, number, number];
+  const [ty, tm, td] = to.split("-").map(Number) as [number, number, number];
+  return ty - fy - (tm < fm || (tm === fm && td < fd) ? 1 : 0);
+}
+
+const isIso = (value: string | null | undefined): value is string => !!value && /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+/**
+ * Dates that cannot be right for a report: born after the exam, an exam (or a birth) in the future, or an age
+ * over 120 at the exam. Each is one sentence for the clinician; none means the dates are plausible. Missing
+ * dates are not a warning here (the forms ask for them). `today` is YYYY-MM-DD so the check stays pure.
+ */
+export function dateWarnings(
+  dates: { patientDob?: string | null; examDate?: string | null },
+  today: string = localIsoDate(),
+): string[] {
+  const dob = isIso(dates.patientDob) ? dates.patientDob : null;
+  const exam = isIso(dates.examDate) ? dates.examDate : null;
+  const warnings: string[] = [];
+  if (exam && exam > today) warnings.push(`The exam date ${exam} is in the future.`);
+  if (dob && dob > today) warnings.push(`The date of birth ${dob} is in the future.`);
+  if (dob && exam && dob > exam) {
+    warnings.push(`The date of birth ${dob} is after the exam date ${exam}: the exam cannot be before birth.`);
+  }
+  const ageAt = exam && exam <= today ? exam : today;
+  if (dob && dob <= ageAt && yearsBetween(dob, ageAt) > MAX_PLAUSIBLE_AGE_YEARS) {
+    warnings.push(
+      `The date of birth ${dob} makes the patient ${yearsBetween(dob, ageAt)} years old at the exam, over ${MAX_PLAUSIBLE_AGE_YEARS}.`,
+    );
+  }
+  return warnings;
+}
