@@ -29,6 +29,7 @@ export const auditActions = [
   "report.viewed",
   "report.updated",
   "report.finalized",
+  "report.date_warnings_acknowledged",
   "report.amended",
   "report.deleted",
   "report.exported",

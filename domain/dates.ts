@@ -51,30 +51,51 @@ function yearsBetween(from: string, to: string): number {
   return ty - fy - (tm < fm || (tm === fm && td < fd) ? 1 : 0);
 }
 
+/** The latest calendar date it is anywhere on Earth (UTC+14): a server cannot know the clinic's time zone. */
+export function latestIsoDateAnywhere(now: Date = new Date()): string {
+  return new Date(now.getTime() + 14 * 3600_000).toISOString().slice(0, 10);
+}
+
 const isIso = (value: string | null | undefined): value is string => !!value && /^\d{4}-\d{2}-\d{2}$/.test(value);
 
+export type DateProblemKind = "exam_in_future" | "birth_in_future" | "birth_after_exam" | "age_over_limit";
+
 /**
- * Dates that cannot be right for a report: born after the exam, an exam (or a birth) in the future, or an age
- * over 120 at the exam. Each is one sentence for the clinician; none means the dates are plausible. Missing
- * dates are not a warning here (the forms ask for them). `today` is YYYY-MM-DD so the check stays pure.
+ * Dates that cannot be right for a report: born after the exam (the exam before birth), an exam or a birth in
+ * the future, or an age over 120 at the exam. Each comes with one sentence for the clinician; none means the
+ * dates are plausible. Missing dates are not a problem here (the forms ask for them). `today` is YYYY-MM-DD
+ * so the check stays pure.
  */
-export function dateWarnings(
+export function dateProblems(
   dates: { patientDob?: string | null; examDate?: string | null },
   today: string = localIsoDate(),
-): string[] {
+): { kind: DateProblemKind; message: string }[] {
   const dob = isIso(dates.patientDob) ? dates.patientDob : null;
   const exam = isIso(dates.examDate) ? dates.examDate : null;
-  const warnings: string[] = [];
-  if (exam && exam > today) warnings.push(`The exam date ${exam} is in the future.`);
-  if (dob && dob > today) warnings.push(`The date of birth ${dob} is in the future.`);
+  const problems: { kind: DateProblemKind; message: string }[] = [];
+  if (exam && exam > today)
+    problems.push({ kind: "exam_in_future", message: `The exam date ${exam} is in the future.` });
+  if (dob && dob > today) {
+    problems.push({ kind: "birth_in_future", message: `The date of birth ${dob} is in the future.` });
+  }
   if (dob && exam && dob > exam) {
-    warnings.push(`The date of birth ${dob} is after the exam date ${exam}: the exam cannot be before birth.`);
+    problems.push({
+      kind: "birth_after_exam",
+      message: `The date of birth ${dob} is after the exam date ${exam}: the exam cannot be before birth.`,
+    });
   }
   const ageAt = exam && exam <= today ? exam : today;
   if (dob && dob <= ageAt && yearsBetween(dob, ageAt) > MAX_PLAUSIBLE_AGE_YEARS) {
-    warnings.push(
-      `The date of birth ${dob} makes the patient ${yearsBetween(dob, ageAt)} years old at the exam, over ${MAX_PLAUSIBLE_AGE_YEARS}.`,
-    );
+    problems.push({
+      kind: "age_over_limit",
+      message: `The date of birth ${dob} makes the patient ${yearsBetween(dob, ageAt)} years old at the exam, over ${MAX_PLAUSIBLE_AGE_YEARS}.`,
+    });
   }
-  return warnings;
+  return problems;
 }
+
+/** The sentences of `dateProblems`. */
+export const dateWarnings = (
+  dates: { patientDob?: string | null; examDate?: string | null },
+  today: string = localIsoDate(),
+): string[] => dateProblems(dates, today).map((p) => p.message);

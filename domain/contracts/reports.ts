@@ -124,7 +124,19 @@ export const editableFieldNames = [
 ] as const satisfies readonly (keyof EditableReportFields)[];
 
 /** PATCH /api/reports/:id: drafts only; finalize true signs in the same save (the editor's checkbox). */
-export const updateReportRequest = editableReportFields.partial().extend({ finalize: z.boolean().optional() });
+/**
+ * Finalizing a report whose dates cannot be right (domain/dates.ts) needs this set: the clinician confirmed
+ * the dates as entered. The audit trail records the confirmation.
+ */
+const acknowledgeDateWarnings = z.boolean().optional();
+
+export const updateReportRequest = editableReportFields
+  .partial()
+  .extend({ finalize: z.boolean().optional(), acknowledgeDateWarnings });
+
+/** POST /api/reports/:id/finalize: the body is optional. */
+export const finalizeReportRequest = z.object({ acknowledgeDateWarnings }).nullish();
+export type FinalizeReportRequest = z.input<typeof finalizeReportRequest>;
 export type UpdateReportRequest = z.input<typeof updateReportRequest>;
 
 export const AMENDMENT_REASON_REQUIRED = "Amendment reason is required";

@@ -6,6 +6,7 @@ import {
   amendReportRequest,
   deleteReportResponse,
   diffQuery,
+  finalizeReportRequest,
   generateReportRequest,
   reportDiffSchema,
   reportListQuery,
@@ -91,8 +92,8 @@ export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
 
   app.post(
     "/api/reports/:id/finalize",
-    { schema: { params: idParam, response: { 200: reportSchema } } },
-    async (request) => finalizeReport(db, clinicContext(request), request.params.id),
+    { schema: { params: idParam, body: finalizeReportRequest, response: { 200: reportSchema } } },
+    async (request) => finalizeReport(db, clinicContext(request), request.params.id, request.body),
   );
 
   app.post(

@@ -4,10 +4,12 @@ import {
   editableFieldNames,
   FINALIZED_DELETE_MESSAGE,
   FINALIZED_EDIT_MESSAGE,
+  type FinalizeReportRequest,
   type Report,
   type ReportList,
   type UpdateReportRequest,
 } from "../../../domain/contracts/reports";
+import { dateProblems, latestIsoDateAnywhere } from "../../../domain/dates";
 import { AppError, notFound } from "../../../domain/errors";
 import type { Db, Queryable } from "../../db/client";
 import { recordAudit } from "../../platform/audit";
@@ -134,6 +136,35 @@ const signature = (ctx: Ctx) => ({
   finalizedBy: ctx.user.id,
 });
 
+/**
+ * Dates that cannot be right (born after the exam, an exam in the future, ...) are signed only when the
+ * clinician confirmed them; the confirmation is audited (which checks, never the dates themselves).
+ */
+async function checkDatesBeforeSigning(
+  tx: Queryable,
+  ctx: Ctx,
+  dates: { id: number; patientDob: string | null; examDate: string | null },
+  acknowledged: boolean | undefined,
+): Promise<void> {
+  const problems = dateProblems(dates, latestIsoDateAnywhere());
+  if (problems.length === 0) return;
+  if (!acknowledged) {
+    const said = problems.map((p) => p.message).join(" ");
+    throw new AppError(
+      "BAD_REQUEST",
+      `${said} Correct the dates, or confirm in the report editor that they are right, before finalizing.`,
+      "acknowledgeDateWarnings",
+    );
+  }
+  await recordAudit(tx, {
+    ...audit(ctx),
+    action: "report.date_warnings_acknowledged",
+    entityType: "report",
+    entityId: dates.id,
+    details: { checks: problems.map((p) => p.kind) },
+  });
+}
+
 /** Edits a draft; a signed report changes only through amendment. finalize: true signs in the same save. */
 export async function updateReport(db: Db, ctx: Ctx, id: number, body: UpdateReportRequest): Promise<Report> {
   assertCan(ctx, "report:write");
@@ -144,6 +175,7 @@ export async function updateReport(db: Db, ctx: Ctx, id: number, body: UpdateRep
     const changes = await changedFields(tx, ctx, row, body);
     const changed = Object.keys(changes);
     if (changed.length === 0 && !body.finalize) return loadReport(tx, ctx, id);
+    if (body.finalize) await checkDatesBeforeSigning(tx, ctx, { ...row, ...changes }, body.acknowledgeDateWarnings);
     const values = { ...changes, ...(body.finalize ? signature(ctx) : {}) };
     await updateReportRow(tx, ctx.clinicId, id, values);
     const version = await storeVersion(tx, ctx, { ...row, ...values }, body.finalize ? "finalized" : "edited");
@@ -170,11 +202,17 @@ export async function updateReport(db: Db, ctx: Ctx, id: number, body: UpdateRep
 }
 
 /** The electronic signature: the signed state is stored as its own version and never changed after. */
-export async function finalizeReport(db: Db, ctx: Ctx, id: number): Promise<Report> {
+export async function finalizeReport(
+  db: Db,
+  ctx: Ctx,
+  id: number,
+  body: FinalizeReportRequest = null,
+): Promise<Report> {
   assertCan(ctx, "report:finalize");
   return db.transaction(async (tx) => {
     const row = await lockLiveReport(tx, ctx, id);
     if (row.isFinalized) throw new AppError("CONFLICT", "This report is already finalized");
+    await checkDatesBeforeSigning(tx, ctx, row, body?.acknowledgeDateWarnings);
     const values = signature(ctx);
     await updateReportRow(tx, ctx.clinicId, id, values);
     const version = await storeVersion(tx, ctx, { ...row, ...values }, "finalized");

@@ -7,6 +7,7 @@ import { Checkbox, Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
 import { cn } from "../../lib/cn";
 import { TextShortcutsPanel } from "../templates/text-shortcuts-panel";
+import { DateWarnings, needsDateConfirmation } from "./date-warnings";
 import { fieldsOf } from "./report-api";
 import { DEFAULT_TEMPLATE_NAME, exportDocx, printReport } from "./report-exports";
 import { appendSnippet, ReportFields, type TextField } from "./report-fields";
@@ -82,6 +83,10 @@ export function EditorForm({
   const { form, finalize } = draft;
   const templateId = draft.templateId ?? savedTemplateId(report, templates);
   const locked = report.isFinalized;
+  const datesNeedConfirmation = needsDateConfirmation({
+    patientDob: form.patientDob || null,
+    examDate: form.examDate || null,
+  });
   // What the exports print: the report as it stands in the form, saved or not.
   const current: Report = { ...report, ...fieldsOf(form), templateId: templateId ? Number(templateId) : null };
 
@@ -141,6 +146,9 @@ export function EditorForm({
           />
         </fieldset>
         {locked ? null : (
+          <DateWarnings id={`${id}-date-warnings`} patientDob={form.patientDob} examDate={form.examDate} />
+        )}
+        {locked ? null : (
           <div className="grid gap-1">
             <div className="flex items-center gap-2">
               <Checkbox
@@ -154,6 +162,19 @@ export function EditorForm({
             <p id={`${id}-finalize-note`} className="pl-6 text-sm text-slate-700">
               The report will be electronically signed upon saving.
             </p>
+            {finalize && datesNeedConfirmation ? (
+              <div className="flex items-start gap-2 pl-6">
+                <Checkbox
+                  id={`${id}-dates-confirmed`}
+                  checked={draft.acknowledgeDateWarnings === true}
+                  onChange={(e) => onChange({ acknowledgeDateWarnings: e.target.checked })}
+                  aria-describedby={`${id}-date-warnings`}
+                />
+                <Label htmlFor={`${id}-dates-confirmed`}>
+                  I have checked the dates warned about above against the worksheet: they are right as entered
+                </Label>
+              </div>
+            ) : null}
           </div>
         )}
       </div>

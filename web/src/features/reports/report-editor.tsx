@@ -58,7 +58,7 @@ export function ReportEditor({
     const templateId =
       draft.templateId === undefined ? {} : { templateId: draft.templateId ? Number(draft.templateId) : null };
     update.mutate(
-      { id: data.id, body: { ...fieldsOf(draft.form), ...templateId, ...(draft.finalize ? { finalize: true } : {}) } },
+      { id: data.id, body: { ...fieldsOf(draft.form), ...templateId, ...finalizeFields(draft) } },
       {
         onSuccess: () => {
           discard();
@@ -154,3 +154,7 @@ export function ReportEditor({
     </DialogPrimitive.Root>
   );
 }
+
+/** Finalize on save, with the clinician's confirmation of implausible dates when they gave it. */
+const finalizeFields = (draft: ReportDraft) =>
+  draft.finalize ? { finalize: true, ...(draft.acknowledgeDateWarnings ? { acknowledgeDateWarnings: true } : {}) } : {};

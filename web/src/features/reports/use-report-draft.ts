@@ -10,6 +10,8 @@ export type ReportDraft = {
   /** The chosen template id ("" for the built-in layout); undefined until the clinician picks one. */
   templateId: string | undefined;
   finalize: boolean;
+  /** The clinician confirmed dates that cannot all be right (shown only when the date check warns). */
+  acknowledgeDateWarnings?: boolean;
 };
 
 export const savedTemplateId = (report: Report, templates: ReportTemplate[] | undefined) =>

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from "react";
 import type { OcrResult } from "../../../../domain/contracts/ocr";
 import { scanTypes } from "../../../../domain/report-engine/vocabulary";
+import { DateWarnings } from "../reports/date-warnings";
 import { ReportPreview } from "../reports/report-preview";
 import { ReportSettingsCard } from "../reports/report-settings-card";
 import { type MeasurementRow, rowsFromOcr, toStudyMeasurements } from "./measurement-rows";
@@ -93,6 +94,7 @@ export function UploadPage() {
               setScanTypeDetected(false);
             }}
           />
+          <DateWarnings patientDob={patient.patientDob} examDate={patient.examDate} />
           {completed ? <MeasurementsTable rows={rows} page={page} onChange={setRows} /> : null}
           <ReportSettingsCard
             worksheetId={worksheet?.id ?? null}
