@@ -1,10 +1,10 @@
 import { OcrInputError } from "./ocr-input-error";
 
 /**
- * What opening one uploaded file may cost. Every PDF and image is decoded in the loading child process (never in the
- * web server), and there: no image (uploaded, or embedded in a PDF, its soft mask included) above MAX_IMAGE_PIXELS
- * (MAX_PDF_IMAGE_PIXELS inside a PDF) is decoded at all, the child is stopped past LOADER_MEMORY_LIMIT_BYTES or LOAD_TIMEOUT_MS, and the clinician is
- * told why in words.
+ * What opening one uploaded file may cost. Every PDF and image is decoded in the loading child process (never in
+ * the web server), and there: no image above MAX_IMAGE_PIXELS (MAX_PDF_IMAGE_PIXELS inside a PDF, soft masks
+ * included) is decoded at all, the child is stopped past LOADER_MEMORY_LIMIT_BYTES, past LOAD_TIMEOUT_MS on a
+ * page or LOAD_FILE_TIMEOUT_MS on the file, and the clinician is told why in words.
  */
 
 /**
@@ -17,8 +17,13 @@ export const MAX_IMAGE_PIXELS = 80_000_000;
  * one at 736 MB, in a fresh process). 40 MP still admits an A4 or Letter page scanned at 600 dpi (35 MP).
  */
 export const MAX_PDF_IMAGE_PIXELS = 40_000_000;
-/** Opening a normal worksheet takes 0.2-3 s; one that takes longer than this is stopped (the queue waits on it). */
+/**
+ * Per page (the first page includes opening the file and, for a cold child, starting it): a page takes 0.1-1.5 s
+ * warm, 2-7 s cold on a loaded machine. A page slower than this is stopped: the single loading child's queue waits on it.
+ */
 export const LOAD_TIMEOUT_MS = Number(process.env.OCR_LOAD_TIMEOUT_MS) || 20_000;
+/** And for the whole file: 20 pages at 1-2 s each on a loaded machine fit well within it. */
+export const LOAD_FILE_TIMEOUT_MS = Number(process.env.OCR_LOAD_FILE_TIMEOUT_MS) || 90_000;
 /**
  * The loading child is stopped mid-job above this size: it settles at 360-400 MB after PDFs and a PDF image at the
  * pixel limit adds about 650 MB; only what slipped past the pixel checks gets here.
@@ -48,8 +53,10 @@ export function imageTooLarge(where: "image" | "pdf", size?: { width: number; he
 export const tooMuchMemory = () =>
   new OcrInputError("too_large", `The file needs too much memory to open safely and was stopped. ${ADVICE}`);
 
-export const tooSlow = () =>
+export const tooSlow = (what: "page" | "file") =>
   new OcrInputError(
     "too_slow",
-    `The file took longer than ${LOAD_TIMEOUT_MS / 1000} seconds to open and was stopped. ${ADVICE}`,
+    what === "page"
+      ? `A page of the file took longer than ${LOAD_TIMEOUT_MS / 1000} seconds to open and was stopped. ${ADVICE}`
+      : `The file took longer than ${LOAD_FILE_TIMEOUT_MS / 1000} seconds to open and was stopped. ${ADVICE}`,
   );

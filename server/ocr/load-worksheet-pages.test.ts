@@ -123,7 +123,7 @@ describe("loadWorksheetPages", () => {
       expect((await sharp(pages[0]!).stats()).channels[0]!.mean).toBe(0);
     });
 
-    it("renders only the pages asked for", async () => {
+    it("renders only the pages asked for, reporting each", async () => {
       const doc = new PDFDocument();
       const chunks: Buffer[] = [];
       doc.on("data", (c: Buffer) => chunks.push(c));
@@ -131,7 +131,10 @@ describe("loadWorksheetPages", () => {
       doc.text("one").addPage().text("two").addPage().text("three");
       doc.end();
       const pdf = await done;
-      expect(await loadWorksheetPages(pdf)).toHaveLength(3);
+      let reported = 0;
+      expect(await loadWorksheetPages(pdf, undefined, () => reported++)).toHaveLength(3);
+      // Each page rendered is reported: the loading child's time limit is per page.
+      expect(reported).toBe(3);
       expect(await loadWorksheetPages(pdf, 1)).toHaveLength(1);
     });
   });

@@ -34,14 +34,25 @@ describe("loading child limits", () => {
     }
   });
 
-  it("stops a file that takes longer than the time limit", async () => {
+  it("stops a file whose page takes longer than the page time limit", async () => {
     // Starting the child alone takes longer than 300 ms.
-    const ocr = await serviceWith({ OCR_LOAD_TIMEOUT_MS: "300" });
+    const ocr = await serviceWith({ OCR_LOAD_TIMEOUT_MS: "300", OCR_LOAD_FILE_TIMEOUT_MS: "60000" });
     try {
       const error = await ocr.loadWorksheetPages(await fixture("ws-clean-000.pdf")).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ocr.OcrInputError);
       expect((error as InstanceType<typeof ocr.OcrInputError>).reason).toBe("too_slow");
-      expect((error as Error).message).toMatch(/longer than 0.3 seconds/);
+      expect((error as Error).message).toMatch(/page of the file took longer than 0.3 seconds/);
+    } finally {
+      await ocr.shutdownOcr();
+    }
+  });
+
+  it("stops a file that takes longer than the whole-file limit, however its pages progress", async () => {
+    const ocr = await serviceWith({ OCR_LOAD_TIMEOUT_MS: "60000", OCR_LOAD_FILE_TIMEOUT_MS: "300" });
+    try {
+      const error = await ocr.loadWorksheetPages(await fixture("ws-clean-000.pdf")).catch((e: unknown) => e);
+      expect((error as InstanceType<typeof ocr.OcrInputError>).reason).toBe("too_slow");
+      expect((error as Error).message).toMatch(/^The file took longer than 0.3 seconds/);
     } finally {
       await ocr.shutdownOcr();
     }

@@ -6,7 +6,7 @@
 import { fitImage } from "./fit-image";
 import { loadWorksheetPages } from "./load-worksheet-pages";
 import { OcrInputError } from "./ocr-input-error";
-import type { OcrReply, OcrRequest } from "./ocr-protocol";
+import type { OcrProgress, OcrReply, OcrRequest } from "./ocr-protocol";
 import { readWorksheet } from "./read-worksheet";
 import { analyzeForm } from "./templates/analyze-form";
 
@@ -16,7 +16,8 @@ const send = (reply: Reply) => process.send?.({ ...reply, rss: process.memoryUsa
 process.on("message", async (request: OcrRequest) => {
   try {
     if (request.kind === "load") {
-      const pages = await loadWorksheetPages(Buffer.from(request.file), request.maxPages);
+      const onPage = () => process.send?.({ id: request.id, progress: "page" } satisfies OcrProgress);
+      const pages = await loadWorksheetPages(Buffer.from(request.file), request.maxPages, onPage);
       send({ id: request.id, ok: true, pages });
     } else if (request.kind === "fit-image") {
       send({ id: request.id, ok: true, image: await fitImage(Buffer.from(request.file), request.box) });

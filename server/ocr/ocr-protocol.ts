@@ -13,6 +13,9 @@ export type OcrJob =
   | { kind: "analyze-form"; page: Uint8Array };
 export type OcrRequest = OcrJob & { id: number };
 
+/** Sent by the loading child after each PDF page it rendered: the time limit is per page. */
+export type OcrProgress = { id: number; progress: "page" };
+
 /** Every reply says how much memory the child holds (`rss`, bytes), so the parent can recycle a grown child. */
 export type OcrReply = { id: number; rss: number } & (
   | { ok: true; pages?: Uint8Array[]; image?: Uint8Array; result?: OcrResult; layout?: FormLayout }

@@ -1,9 +1,15 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { LOAD_TIMEOUT_MS, LOADER_MEMORY_LIMIT_BYTES, tooMuchMemory, tooSlow } from "./decode-budget";
+import {
+  LOAD_FILE_TIMEOUT_MS,
+  LOAD_TIMEOUT_MS,
+  LOADER_MEMORY_LIMIT_BYTES,
+  tooMuchMemory,
+  tooSlow,
+} from "./decode-budget";
 import { OcrInputError } from "./ocr-input-error";
-import type { OcrJob, OcrReply, OcrRequest } from "./ocr-protocol";
+import type { OcrJob, OcrProgress, OcrReply, OcrRequest } from "./ocr-protocol";
 
 /** Two cores: one child with two inference threads is the fastest per page; more children only queue on CPU. */
 const READERS = Math.max(1, Number(process.env.OCR_WORKERS) || 1);
@@ -32,14 +38,17 @@ type Slot = { child: ChildProcess | null; busy: boolean; idleTimer?: NodeJS.Time
 type Limits = {
   /** Replace the child after a job that left it larger than this. */
   recycleBytes: number;
+  /** Per job, or per page for a job whose child reports progress (a PDF being rendered). */
   timeoutMs: number;
+  /** For the whole job however it progresses (unset: timeoutMs). */
+  jobTimeoutMs?: number;
   /** Stop the child mid-job above this resident size (Linux; elsewhere the pixel budget alone applies). */
   memoryLimitBytes?: number;
   /**
    * What a job over its time or memory limit means: the loader's file was too costly to open (the uploader's
    * problem, a 4xx), the reader's failure is ours.
    */
-  overLimit: (what: "time" | "memory") => Error;
+  overLimit: (what: "time" | "job time" | "memory") => Error;
 };
 
 export class OcrFailure extends Error {
@@ -108,7 +117,7 @@ class OcrRunner {
     const child = slot.child ?? this.spawn(slot);
     const id = this.nextId++;
     let settled = false;
-    const stopFor = (what: "time" | "memory") => {
+    const stopFor = (what: "time" | "job time" | "memory") => {
       // A memory reading that arrives after the job ended must not stop the child's next job.
       if (settled) return;
       child.kill("SIGKILL");
@@ -118,6 +127,7 @@ class OcrRunner {
     const finish = (outcome: () => void) => {
       settled = true;
       clearTimeout(timer);
+      clearTimeout(jobTimer);
       clearInterval(watch);
       child.off("message", onMessage);
       child.off("exit", onExit);
@@ -127,8 +137,10 @@ class OcrRunner {
       slot.idleTimer.unref();
       this.pump();
     };
-    const onMessage = (reply: OcrReply) => {
+    const onMessage = (reply: OcrReply | OcrProgress) => {
       if (reply.id !== id) return;
+      // A page done: the time limit starts again for the next one.
+      if ("progress" in reply) return void timer.refresh();
       if (reply.rss > this.limits.recycleBytes) this.retire(slot);
       finish(() => {
         if (reply.ok) job.resolve(reply);
@@ -139,6 +151,9 @@ class OcrRunner {
     const onExit = (code: number | null, signal: string | null) =>
       finish(() => job.reject(new OcrFailure(`OCR process ended unexpectedly (${signal ?? `exit ${code}`})`)));
     const timer = setTimeout(() => stopFor("time"), this.limits.timeoutMs);
+    const jobTimer = this.limits.jobTimeoutMs
+      ? setTimeout(() => stopFor("job time"), this.limits.jobTimeoutMs)
+      : undefined;
     const limit = this.limits.memoryLimitBytes;
     const watch = limit
       ? setInterval(async () => {
@@ -213,8 +228,9 @@ export const loaderPool = () => {
   loaders ??= new OcrRunner(1, {
     recycleBytes: LOADER_RECYCLE_BYTES,
     timeoutMs: LOAD_TIMEOUT_MS,
+    jobTimeoutMs: LOAD_FILE_TIMEOUT_MS,
     memoryLimitBytes: LOADER_MEMORY_LIMIT_BYTES,
-    overLimit: (what) => (what === "time" ? tooSlow() : tooMuchMemory()),
+    overLimit: (what) => (what === "memory" ? tooMuchMemory() : tooSlow(what === "time" ? "page" : "file")),
   });
   return loaders;
 };

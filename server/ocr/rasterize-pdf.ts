@@ -18,11 +18,11 @@ const PDFJS_IMAGE_TOO_LARGE = "Image exceeded maximum allowed size";
 
 /**
  * Renders the pages of a PDF (every page up to 20, or the first `maxPages`) to PNG buffers (white background, about
- * 200 dpi, bounded size). Images above the pixel budget are refused before anything is decoded: from their
+ * 200 dpi, bounded size), calling `onPage` after each. Images above the pixel budget are refused before anything is decoded: from their
  * dictionaries first, and by pdf.js itself (`maxImageSize`, which also sees inline images) while drawing.
  * Runs in the loading child process only.
  */
-export async function rasterizePdf(file: Buffer, maxPages = MAX_PAGES): Promise<Buffer[]> {
+export async function rasterizePdf(file: Buffer, maxPages = MAX_PAGES, onPage?: () => void): Promise<Buffer[]> {
   for (const { width, height } of pdfImageSizes(file)) checkImagePixels(width, height, "pdf");
   const { getDocument } = await loadPdfJs();
   const task = getDocument({
@@ -63,6 +63,7 @@ export async function rasterizePdf(file: Buffer, maxPages = MAX_PAGES): Promise<
       pages.push(canvas.toBuffer("image/png"));
       canvasFactory.destroy({ canvas, context });
       page.cleanup();
+      onPage?.();
     }
     return pages;
   } catch (error) {
