@@ -566,6 +566,8 @@ function renderPage(rng, doc) {
 
   // Header fields.
   const fields = headerFields(rng, doc);
+  // A tall field style in one column would run into the table and the footer: such forms use two columns.
+  if ((doc.form.fieldStyle === "below" || doc.form.fieldStyle === "boxed") && fields.length > 6) doc.form.columns = 2;
   const cols = doc.form.columns;
   const top = 310;
   const labelSize = doc.form.labelSize;
