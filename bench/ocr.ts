@@ -41,6 +41,7 @@ type Truth = {
   /** The first generator's: every sheet has them, with its impression as the comments. */
   otherFields?: { mrn: string; referrer: string; sonographer: string; indication: string; sex: string };
   impression?: string;
+  layout?: string;
 };
 
 /** The header fields a sheet carries, from either generator's ground truth. */
@@ -52,7 +53,8 @@ function expectedHeader(t: Truth): Record<OcrHeaderFieldName, string | null> {
     referringPhysician: o.referrer,
     mrn: o.mrn,
     sonographer: o.sonographer,
-    sex: /^m/i.test(o.sex) ? "male" : "female",
+    // Its layout A has no sex field.
+    sex: t.layout === "A" ? null : /^m/i.test(o.sex) ? "male" : "female",
     comments: t.impression ?? null,
   };
 }

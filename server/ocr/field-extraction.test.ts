@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractPatientFields } from "./field-extraction";
+import { extractPatientFields, extractSheetFields } from "./field-extraction";
 import { syntheticRegion as at } from "./synthetic-region";
 
 const now = new Date("2026-11-22T12:00:00Z");
@@ -159,5 +159,84 @@ describe("extractPatientFields", () => {
     const child = fields("05.04.13", 0.95, {});
     expect(child.value).toBe("2013-04-05");
     expect(child.confidence).toBeLessThan(0.8);
+  });
+
+  it("recognises labels as clinics word them, by meaning", () => {
+    const read = (label: string, value: string) =>
+      extractSheetFields([at(label, { u: 100, v: 300 }), at(value, { u: 500, v: 300 })], now);
+    expect(read("Patient:", "Ashley R. Lewis").patientName.value).toBe("Ashley R. Lewis");
+    expect(read("Pt Name:", "Ashley Lewis").patientName.value).toBe("Ashley Lewis");
+    expect(read("Patient Name (Surname, Given):", "LEWIS, Ashley").patientName.value).toBe("LEWIS, Ashley");
+    expect(read("Birth Date:", "02/08/1969").patientDob.value).toBe("1969-08-02");
+    expect(read("Born", "02/08/1969").patientDob.value).toBe("1969-08-02");
+    expect(read("Date of Scan:", "19.09.26").examDate.value).toBe("2026-09-19");
+    expect(read("Date of service:", "19.09.2026").examDate.value).toBe("2026-09-19");
+    expect(read("UR No.:", "00123456").mrn.value).toBe("00123456");
+    expect(read("Hospital no.:", "H4139310").mrn.value).toBe("H4139310");
+    expect(read("Ref Dr:", "Dr A. Chen").referringPhysician.value).toBe("Dr A. Chen");
+    expect(read("Reason for study:", "RECURRENT VARICES").indication.value).toBe("RECURRENT VARICES");
+    expect(read("Clinical history:", "TIA").indication.value).toBe("TIA");
+    expect(read("Tech:", "KL").sonographer.value).toBe("KL");
+    expect(read("Gender:", "Female").sex.value).toBe("female");
+    expect(read("Sonographer's impression:", "No DVT seen").comments.value).toBe("No DVT seen");
+  });
+
+  it("reads every header field of a boxed form, each value under its label", () => {
+    const regions = [
+      at("Surname", { u: 100, v: 300 }),
+      at("Given names", { u: 800, v: 300 }),
+      at("DAVIS", { u: 104, v: 350 }),
+      at("Elizabeth", { u: 804, v: 352 }),
+      at("Indication", { u: 100, v: 420 }),
+      at("Sex", { u: 800, v: 420 }),
+      at("venous ulcer", { u: 104, v: 470 }),
+      at("F", { u: 804, v: 470 }),
+      at("Referring physician", { u: 100, v: 540 }),
+      at("MRN", { u: 800, v: 540 }),
+      at("Dr Y. Hughes", { u: 104, v: 590 }),
+      at("8120874", { u: 804, v: 590 }),
+    ];
+    const fields = extractSheetFields(regions, now);
+    expect(fields.patientName.value).toBe("DAVIS, Elizabeth");
+    expect(fields.indication.value).toBe("venous ulcer");
+    expect(fields.sex.value).toBe("female");
+    expect(fields.referringPhysician.value).toBe("Dr Y. Hughes");
+    expect(fields.mrn.value).toBe("8120874");
+    expect(fields.mrn.box).toMatchObject({ x: 804, y: 590 });
+    // What the sheet does not carry is not emitted.
+    expect(fields.sonographer.value).toBeNull();
+    expect(fields.comments.value).toBeNull();
+  });
+
+  it("takes a value that repeats its label's word as the value, and no word that starts like a label", () => {
+    const regions = [at("MRN:", { u: 100, v: 300 }), at("MRN383901", { u: 170, v: 300 })];
+    expect(extractSheetFields(regions, now).mrn.value).toBe("MRN383901");
+    const comments = [at("Comments:", { u: 100, v: 300 }), at("Reflux at SFJ, GSV 7 mm", { u: 104, v: 360 })];
+    const fields = extractSheetFields(comments, now);
+    expect(fields.comments.value).toBe("Reflux at SFJ, GSV 7 mm");
+    expect(fields.referringPhysician.value).toBeNull();
+  });
+
+  it("cuts a region that merged two fields of a line where the second label starts", () => {
+    const fields = extractSheetFields([at("Patient: MEI ROBINSON Referring: Dr Hughes", { u: 100, v: 300 })], now);
+    expect(fields.patientName.value).toBe("MEI ROBINSON");
+    expect(fields.referringPhysician.value).toBe("Dr Hughes");
+  });
+
+  it("places two dates no label claims by their type: the older is the date of birth", () => {
+    const regions = [
+      at("Patient:", { u: 100, v: 300 }),
+      at("ROBERT KING", { u: 220, v: 300 }),
+      at("14/05/2024", { u: 100, v: 360 }),
+      at("02/08/1969", { u: 600, v: 360 }),
+    ];
+    const fields = extractSheetFields(regions, now);
+    expect(fields.patientDob.value).toBe("1969-08-02");
+    expect(fields.examDate.value).toBe("2024-05-14");
+    expect(fields.examDate.confidence).toBeLessThan(0.7);
+    // A lone unlabelled date is no exam date unless the date of birth shows it is one.
+    const lone = extractSheetFields([at("Patient:", { u: 100, v: 300 }), at("14/05/2024", { u: 100, v: 360 })], now);
+    expect(lone.examDate.value).toBeNull();
+    expect(lone.patientDob.value).toBeNull();
   });
 });

@@ -1,107 +1,30 @@
-import type { Box, OcrField } from "../../domain/contracts/ocr";
-import { parseWorksheetDate } from "../../domain/dates";
+import { type Box, type OcrField, type OcrFieldName, ocrHeaderFieldNames } from "../../domain/contracts/ocr";
 import { joinMatrices } from "./ctc-constrained";
 import { ctcDecode, type Decoded, type DecodedChar } from "./ctc-decode";
 import { choosePatientDates, type DateOption, poolDateOptions, readDateOptions } from "./date-reading";
-import { editDistance, nameLexicon } from "./name-lexicon";
+import {
+  cleanName,
+  joinNameParts,
+  parseDateText,
+  parseFreeText,
+  parseMrn,
+  parsePersonName,
+  parseSex,
+} from "./field-grammars";
+import { type LabelField, type LabelHit, matchLabel, splitMergedFields } from "./field-labels";
+import { linesBelow, pairValue } from "./key-value-pairing";
+import { nameLexicon } from "./name-lexicon";
 import { type NameWord, rescoreNameWord } from "./name-rescoring";
-import { centerU, centerV, heightOf, type ReadRegion } from "./read-region";
+import { centerV, heightOf, type ReadRegion } from "./read-region";
 import type { CharMatrix } from "./text-recognizer";
-import { squash } from "./worksheet-vocabulary";
+import { columnFromHeader } from "./worksheet-vocabulary";
+
+export { matchLabel } from "./field-labels";
 
 export type PatientFieldName = "patientName" | "patientDob" | "examDate";
 
-/** Printed labels in squashed form; longest first so "patientname" wins over "name". */
-const FIELD_LABELS: [string, PatientFieldName][] = (
-  [
-    ["patientsname", "patientName"],
-    ["patientname", "patientName"],
-    ["patientfullname", "patientName"],
-    ["fullname", "patientName"],
-    ["name", "patientName"],
-    ["dateofbirth", "patientDob"],
-    ["birthdate", "patientDob"],
-    ["dob", "patientDob"],
-    ["examdate", "examDate"],
-    ["studydate", "examDate"],
-    ["dateofexam", "examDate"],
-    ["dateofstudy", "examDate"],
-    ["scandate", "examDate"],
-  ] as [string, PatientFieldName][]
-).sort((a, b) => b[0].length - a[0].length);
-
-/** Other labels found on the same lines; a value ends where one of them starts. */
-const OTHER_LABELS = [
-  "sex",
-  "gender",
-  "mrn",
-  "urn",
-  "referringdr",
-  "referrer",
-  "indication",
-  "sonographer",
-  "age",
-  "id",
-];
-
 const NAME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz ,.'-";
 const DATE_CHARS = "0123456789./-";
-
-type LabelHit = { field: PatientFieldName | null; endStep: number };
-
-/**
- * Finds a label at the start of a region: returns which field it names and the recogniser step where the value
- * (if written in the same region, e.g. "DOB:02/08/69") begins.
- */
-export function matchLabel(region: ReadRegion): LabelHit | null {
-  const chars = region.read.chars;
-  let squashed = "";
-  const candidates = [...FIELD_LABELS, ...OTHER_LABELS.map((l) => [l, null] as [string, null])].sort(
-    (a, b) => b[0].length - a[0].length,
-  );
-  const prefixes: { length: number; step: number }[] = [];
-  for (let i = 0; i < chars.length; i++) {
-    // Printed labels sometimes read with a zero for an O ("D.0.B."); labels have no digits, so undo that.
-    squashed += squash(chars[i]!.char).replace("0", "o");
-    prefixes.push({ length: squashed.length, step: chars[i]!.step });
-  }
-  // Exact labels first; then a long label with one letter misread ("Patent Name:"), when its colon follows.
-  for (const fuzzy of [false, true]) {
-    for (const [label, field] of candidates) {
-      const length = fuzzy ? fuzzyPrefixLength(squashed, label) : squashed.startsWith(label) ? label.length : 0;
-      if (!length) continue;
-      const endIndex = prefixes.findIndex((p) => p.length === length);
-      if (endIndex < 0) continue;
-      let next = endIndex + 1;
-      while (next < chars.length && /[.\s]/.test(chars[next]!.char)) next++;
-      // A short label like "name" or "id" must be followed by a colon, otherwise it is a word of some value; or by
-      // digits, which no name has ("DOB 1/3/1975" whose faint colon was not read).
-      const colon = chars[next]?.char === ":";
-      const digitsFollow = chars.slice(next).some((c) => /\d/.test(c.char));
-      if (label.length <= 4 && !colon && !digitsFollow && next < chars.length) continue;
-      if (fuzzy && !colon) continue;
-      while (next < chars.length && /[:\s.]/.test(chars[next]!.char)) next++;
-      const endStep = next < chars.length ? chars[next]!.step - 1 : region.matrix.steps;
-      return { field, endStep: Math.max(0, endStep) };
-    }
-  }
-  // Any other "Something:" region is a label too: it bounds the value of the label before it.
-  const colonAt = region.read.text.indexOf(":");
-  if (colonAt > 1 && colonAt >= region.read.text.length - 2) return { field: null, endStep: region.matrix.steps };
-  return null;
-}
-
-/** Labels this long may have one letter misread, added or lost. */
-const FUZZY_LABEL_LENGTH = 6;
-
-/** The length of the prefix of `text` one edit from a long `label`, or 0. */
-function fuzzyPrefixLength(text: string, label: string): number {
-  if (label.length < FUZZY_LABEL_LENGTH) return 0;
-  for (const length of [label.length, label.length - 1, label.length + 1]) {
-    if (length <= text.length && editDistance(text.slice(0, length), label, 1) <= 1) return length;
-  }
-  return 0;
-}
 
 type Piece = { region: ReadRegion; from: number };
 /** The recogniser steps [from, to) of a matrix that hold (part of) a value. */
@@ -116,32 +39,41 @@ function stepAt(region: ReadRegion, u: number): number {
   return Math.max(0, Math.min(region.matrix.steps, Math.round(fraction * region.matrix.steps)));
 }
 
-/** The regions (or the part of the label's own region) holding the value written after a label on its line. */
-function valuePieces(label: ReadRegion, hit: LabelHit, regions: ReadRegion[]): Piece[] {
+/**
+ * The regions (or the part of the label's own region) holding a label's value: written in the label's own region
+ * and on after it, else right of it or on the line(s) below it (key-value-pairing.ts).
+ */
+function valuePieces(label: ReadRegion, hit: LabelHit, regions: ReadRegion[], isLabel: (r: ReadRegion) => boolean) {
   const pieces: Piece[] = [];
   if (hit.endStep < label.matrix.steps - 1) {
     // A value written in the label's own region: its own reading when there is one (dates), else its steps.
     pieces.push(label.value ? { region: label.value, from: 0 } : { region: label, from: hit.endStep });
   }
-  const h = heightOf(label);
-  const sameLine = regions
-    // Unclipped regions overlap their neighbours by up to about half a text height.
-    .filter(
-      (r) =>
-        r !== label && Math.abs(centerV(r) - centerV(label)) < 0.7 * h && r.u0 > label.u1 - h && centerU(r) > label.u1,
-    )
-    .sort((a, b) => a.u0 - b.u0);
-  let right = label.u1;
-  for (const r of sameLine) {
-    // Handwriting starts near its label; a long gap means the next field of the line.
-    if (r.u0 - right > 6 * h) break;
-    if (matchLabel(r)) break;
-    if (isSliver(r, [label, ...sameLine])) continue;
-    pieces.push({ region: r, from: 0 });
-    right = Math.max(right, r.u1);
+  const paired = pairValue(label, regions, isLabel, isSliver);
+  if (paired.place === "right") {
+    const first = paired.regions[0]!;
+    const h = heightOf(label);
+    // Overlapping regions read the same letters twice: the label's tail at the start of the value ("rDr Moreau"
+    // after "Referring Doctor"), or the value's head at the end of the label ("Surname:E" before "BAXTER").
+    if (pieces[0]?.region === label && stepAt(label, first.u0 - 0.5 * h) <= hit.endStep) pieces.pop();
+    const overlap = label.u1 - first.u0;
+    pieces.push(
+      ...paired.regions.map((region, i) => ({
+        region,
+        from: i === 0 && overlap > 0.3 * h && pieces.length === 0 ? stepAt(region, label.u1 - 0.1 * h) : 0,
+      })),
+    );
+  } else if (pieces.length === 0 && paired.place === "below") {
+    // Comments run over the write-on lines under their label.
+    const lines =
+      hit.field === "comments" ? linesBelow(label, regions, COMMENT_LINES, isLabel, isSliver) : [paired.regions];
+    pieces.push(...lines.flat().map((region) => ({ region, from: 0 })));
   }
   return pieces;
 }
+
+/** How many lines of a sheet's own comments are read. */
+const COMMENT_LINES = 3;
 
 /**
  * The detector sometimes adds a small region between a label and its value, over the colon's edge or the end of
@@ -260,135 +192,200 @@ function checkNameWords(decoded: Decoded[], spans: Span[]) {
   return { text, factor };
 }
 
-/** A word written in capitals often comes back with a few lower-case letters ("EDWaRD"); show it in capitals. */
-const mostlyCapitals = (word: string) => {
-  const letters = word.replace(/[^A-Za-z]/g, "");
-  return letters.length >= 3 && letters.replace(/[^A-Z]/g, "").length / letters.length >= 0.6;
-};
-
-function cleanName(text: string): string {
-  return text
-    .split(" ")
-    .map((word) => (mostlyCapitals(word) ? word.toUpperCase() : word))
-    .join(" ")
-    .replace(/\s*,\s*/g, ", ")
-    .replace(/^[\s,.'-]+|[\s,'-]+$/g, "")
-    .replace(/\s+/g, " ");
-}
-
-/**
- * Splits of a date's digits into day, month and year that respect the separators that were read: the recogniser
- * loses thin handwritten points and slashes ("29.051999"), but keeps most digits.
- */
-function dateCandidates(text: string): string[] {
-  const digits = text.replace(/\D/g, "");
-  const boundaries = new Set<number>();
-  let count = 0;
-  for (const ch of text) {
-    if (/\d/.test(ch)) count++;
-    else if (count > 0) boundaries.add(count);
-  }
-  const out: string[] = [];
-  const isoFirst = /^(19|20)\d\d/.test(digits);
-  const layouts: [number, number, number, boolean][] = [];
-  for (const d of [1, 2]) for (const m of [1, 2]) for (const y of [2, 4]) layouts.push([d, m, y, false]);
-  if (isoFirst) layouts.push([4, 2, 2, true]);
-  for (const [a, b, c, iso] of layouts) {
-    if (a + b + c !== digits.length) continue;
-    // Every separator that was read must fall between two groups.
-    if ([...boundaries].some((k) => k !== a && k !== a + b)) continue;
-    const g = [digits.slice(0, a), digits.slice(a, a + b), digits.slice(a + b)];
-    out.push(iso ? g.join("-") : g.join("."));
-  }
-  return out;
-}
-
-/** Strict parse first; then the repairs a recogniser needs (a lost or mixed-up separator), at a lower confidence. */
-function readDate(text: string, now: Date): { value: string | null; factor: number } {
-  const exact = parseWorksheetDate(text, now);
-  if (exact) return { value: exact, factor: 1 };
-  const trimmed = text.replace(/^[./-]+|[./-]+$/g, "");
-  const groups = trimmed.split(/[./-]+/).filter(Boolean);
-  if (groups.length === 3) {
-    // Keep the digits, use one separator: ISO when the year comes first, day-month-year otherwise.
-    const repaired = parseWorksheetDate(groups.join(groups[0]!.length === 4 ? "-" : "."), now);
-    if (repaired) return { value: repaired, factor: 0.6 };
-  }
-  const readings = new Set(
-    dateCandidates(trimmed)
-      .map((c) => parseWorksheetDate(c, now))
-      .filter((d): d is string => d !== null),
-  );
-  // Only an unambiguous split counts: "1152020" could be 1.15.2020 (invalid) or 11.5.2020, but 1.1.52020 never.
-  if (readings.size === 1) return { value: [...readings][0]!, factor: 0.5 };
-  return { value: null, factor: 0 };
-}
-
 const EMPTY: OcrField = { value: null, confidence: 0, box: null };
 
 type DateField = "patientDob" | "examDate";
+type Candidate = OcrField & { regions: ReadRegion[] };
 
-/** Reads the three patient fields by anchoring values to their printed labels. */
-export function extractPatientFields(
-  regions: ReadRegion[],
-  now: Date,
-): Record<PatientFieldName, OcrField> & { labelTop: number | null } {
-  const best: Record<PatientFieldName, OcrField> = { patientName: EMPTY, patientDob: EMPTY, examDate: EMPTY };
+/** The recogniser steps of each piece that hold the value: up to where the next piece on the same line starts. */
+function spansOf(pieces: Piece[]): Span[] {
+  return pieces.map((p, i) => {
+    const next = pieces[i + 1]?.region;
+    const sameLine = next && Math.abs(centerV(next) - centerV(p.region)) < 0.5 * heightOf(p.region);
+    return {
+      matrix: p.region.matrix,
+      from: p.from,
+      to: sameLine ? stepAt(p.region, next.u0 + 0.3 * heightOf(next)) : p.region.matrix.steps,
+    };
+  });
+}
+
+/** A patient's name (or one part of it) from its spans: decoded as letters, each word checked against the lexicon. */
+function readName(spans: Span[], box: Box | null): OcrField {
+  const decoded = spans.map((s) => ctcDecode(s.matrix, NAME_CHARS, s.from, s.to));
+  const joined = joinPieces(
+    decoded.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
+    " ",
+  );
+  const checked = checkNameWords(decoded, spans);
+  const value = cleanName(checked.text);
+  return /[A-Za-z]{2}/.test(value) ? { value, confidence: joined.confidence * checked.factor, box } : EMPTY;
+}
+
+/** A header field's text from its spans (any character), through the field's own grammar. */
+function readHeaderText(field: (typeof ocrHeaderFieldNames)[number], spans: Span[], box: Box | null): OcrField {
+  const decoded = spans.map((s) => ctcDecode(s.matrix, undefined, s.from, s.to));
+  const joined = joinPieces(
+    decoded.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
+    " ",
+  );
+  const value = HEADER_GRAMMARS[field](joined.text);
+  return value ? { value, confidence: joined.confidence, box } : { value: null, confidence: 0, box };
+}
+
+const HEADER_GRAMMARS: Record<(typeof ocrHeaderFieldNames)[number], (text: string) => string | null> = {
+  indication: parseFreeText,
+  comments: parseFreeText,
+  referringPhysician: parsePersonName,
+  sonographer: parsePersonName,
+  mrn: parseMrn,
+  sex: parseSex,
+};
+
+/** A read field replaces the one kept when it has a value and more confidence; a box alone marks an unread field. */
+function better(current: OcrField | undefined, found: OcrField): boolean {
+  if (!current) return true;
+  if (found.value && (!current.value || found.confidence > current.confidence)) return true;
+  return !current.value && !current.box && !!found.box;
+}
+
+export type SheetFields = Record<OcrFieldName, OcrField> & { labelTop: number | null };
+
+/**
+ * Reads the patient and header fields of a page: labels recognised by meaning (field-labels.ts), their values found
+ * by layout (key-value-pairing.ts) and read with each field's grammar; dates no label claimed are placed by type.
+ */
+export function extractSheetFields(pageRegions: ReadRegion[], now: Date): SheetFields {
+  const regions = splitMergedFields(pageRegions);
+  const hits = new Map<ReadRegion, LabelHit>();
+  for (const region of regions) {
+    const hit = matchLabel(region);
+    if (hit) hits.set(region, hit);
+  }
+  const isLabel = (r: ReadRegion) => hits.has(r);
+  // A value that starts with its field's own label word ("MRN383901" after "MRN:") is the value, not a new label.
+  const sameFieldWithValue = (r: ReadRegion, field: LabelField) => {
+    const hit = hits.get(r);
+    return hit?.field === field && hit.endStep < r.matrix.steps - 1;
+  };
+  const found: Partial<Record<LabelField, Candidate>> = {};
   const dates: Record<DateField, { options: DateOption[]; box: Box | null } | null> = {
     patientDob: null,
     examDate: null,
   };
+  const claimed = new Set<ReadRegion>(hits.keys());
   let labelTop: number | null = null;
-  for (const region of regions) {
-    const hit = matchLabel(region);
-    if (!hit?.field) continue;
+  const claimedValues = new Set<ReadRegion>();
+  // In reading order: a region already taken as a label's value is not a label of its own ("MRN:" then
+  // "MRN383901", "UR:" then "UR 4392").
+  for (const [region, hit] of [...hits].sort(([a], [b]) => readingOrder(a, b))) {
+    const field = hit.field;
+    if (!field || claimedValues.has(region)) continue;
     labelTop = labelTop === null ? region.v0 : Math.min(labelTop, region.v0);
-    const pieces = valuePieces(region, hit, regions);
+    const pieces = valuePieces(region, hit, regions, (r) => isLabel(r) && !sameFieldWithValue(r, field));
     if (pieces.length === 0) continue;
-    const isName = hit.field === "patientName";
-    const spans = pieces.map((p, i) => {
-      const next = pieces[i + 1]?.region;
-      return {
-        matrix: p.region.matrix,
-        from: p.from,
-        to: next ? stepAt(p.region, next.u0 + 0.3 * heightOf(next)) : p.region.matrix.steps,
-      };
-    });
+    for (const p of pieces) {
+      claimed.add(p.region);
+      if (p.region !== region) claimedValues.add(p.region);
+    }
+    const spans = spansOf(pieces);
     const box = unionBox(pieces.map((p) => p.region.box));
-    if (isName) {
-      const decoded = spans.map((s) => ctcDecode(s.matrix, NAME_CHARS, s.from, s.to));
-      const joined = joinPieces(
-        decoded.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
-        " ",
+    if (field === "patientDob" || field === "examDate") {
+      const stretched = [cropSpans(pieces, spans, (r) => r.stretched), cropSpans(pieces, spans, (r) => r.wide)];
+      const options = dateOptions(
+        spans,
+        stretched.filter((s) => s !== null),
+        now,
       );
-      const checked = checkNameWords(decoded, spans);
-      const value = cleanName(checked.text);
-      const field = /[A-Za-z]{2}/.test(value) ? { value, confidence: joined.confidence * checked.factor, box } : EMPTY;
-      const current = best.patientName;
-      if (field.value && (!current.value || field.confidence > current.confidence)) best.patientName = field;
-      else if (!current.value && !current.box && field.box) best.patientName = field;
+      const current = dates[field];
+      if (!current || (options[0]?.confidence ?? 0) > (current.options[0]?.confidence ?? 0)) {
+        dates[field] = { options, box };
+      }
       continue;
     }
-    const field = hit.field as DateField;
-    const stretched = [cropSpans(pieces, spans, (r) => r.stretched), cropSpans(pieces, spans, (r) => r.wide)];
-    const options = dateOptions(
-      spans,
-      stretched.filter((s) => s !== null),
-      now,
-    );
-    const current = dates[field];
-    if (!current || (options[0]?.confidence ?? 0) > (current.options[0]?.confidence ?? 0)) {
-      dates[field] = { options, box };
-    }
+    const read =
+      field === "patientName" || field === "surname" || field === "givenName"
+        ? readName(spans, box)
+        : readHeaderText(field, spans, box);
+    if (better(found[field], read)) found[field] = { ...read, regions: pieces.map((p) => p.region) };
   }
+
+  const fields = Object.fromEntries(
+    ["patientName", "patientDob", "examDate", ...ocrHeaderFieldNames].map((k) => [k, EMPTY]),
+  ) as Record<OcrFieldName, OcrField>;
+  for (const key of ocrHeaderFieldNames) if (found[key]) fields[key] = strip(found[key]);
+  fields.patientName = found.patientName ? strip(found.patientName) : EMPTY;
+  if (!fields.patientName.value && (found.surname?.value || found.givenName?.value)) {
+    // A name written in two fields: "SURNAME, Given".
+    const parts = [found.surname, found.givenName].filter((p) => p?.value) as Candidate[];
+    fields.patientName = {
+      value: joinNameParts(found.surname?.value ?? null, found.givenName?.value ?? null),
+      confidence: Math.min(...parts.map((p) => p.confidence)),
+      box: unionBox(parts.map((p) => p.box).filter((b): b is Box => b !== null)),
+    };
+  }
+
+  placeDatesByType(regions, claimed, dates, now);
   const chosen = choosePatientDates(dates.patientDob?.options ?? [], dates.examDate?.options ?? [], now);
   for (const key of ["patientDob", "examDate"] as const) {
     const pick = key === "patientDob" ? chosen.dob : chosen.exam;
     const box = dates[key]?.box ?? null;
-    best[key] = pick ? { value: pick.value, confidence: pick.confidence, box } : { value: null, confidence: 0, box };
+    fields[key] = pick ? { value: pick.value, confidence: pick.confidence, box } : { value: null, confidence: 0, box };
   }
-  return { ...best, labelTop };
+  return { ...fields, labelTop };
 }
+
+/** Top to bottom by line, then left to right. */
+function readingOrder(a: ReadRegion, b: ReadRegion): number {
+  const h = Math.min(heightOf(a), heightOf(b));
+  return Math.abs(centerV(a) - centerV(b)) < 0.5 * h ? a.u0 - b.u0 : centerV(a) - centerV(b);
+}
+
+const strip = ({ value, confidence, box }: Candidate): OcrField => ({ value, confidence, box });
+
+/** A region that reads as a date on its own: digits in three groups. */
+const DATE_SHAPE = /^\D{0,2}\d{1,4}\s?[./-]\s?\d{1,2}\s?[./-]\s?\d{2,4}\D{0,2}$/;
+/** A date placed by its type alone is shown for checking. */
+const TYPE_ONLY_FACTOR = 0.6;
+
+/**
+ * Dates the page carries without a label that claims them (a label the lexicon does not know, or none): above the
+ * measurement table, the older of two is the date of birth and the newer the exam date; a lone date fills the one
+ * missing when it fits the other (an exam after the birth).
+ */
+function placeDatesByType(
+  regions: ReadRegion[],
+  claimed: Set<ReadRegion>,
+  dates: Record<DateField, { options: DateOption[]; box: Box | null } | null>,
+  now: Date,
+) {
+  const missing = (["patientDob", "examDate"] as const).filter((k) => !dates[k]?.options.length);
+  if (missing.length === 0) return;
+  // Dates in the table's rows are no patient's; without a table header the whole page is looked at.
+  const tableTop = Math.min(...regions.filter((r) => columnFromHeader(r.read.text)).map((r) => r.v0));
+  const loose = regions
+    .filter((r) => !claimed.has(r) && r.v1 <= tableTop && DATE_SHAPE.test(r.read.text.trim()))
+    .map((r) => {
+      const options = dateOptions([{ matrix: r.matrix, from: 0, to: r.matrix.steps }], [], now);
+      return { r, options: options.map((o) => ({ ...o, confidence: o.confidence * TYPE_ONLY_FACTOR })) };
+    })
+    .filter((d) => d.options.length > 0)
+    .sort((a, b) => a.options[0]!.value.localeCompare(b.options[0]!.value));
+  const place = (key: DateField, d: (typeof loose)[number]) => {
+    dates[key] = { options: d.options, box: d.r.box };
+  };
+  if (missing.length === 2 && loose.length === 2) {
+    place("patientDob", loose[0]!);
+    place("examDate", loose[1]!);
+  } else if (missing.length === 1 && loose.length === 1) {
+    const known = dates[missing[0] === "patientDob" ? "examDate" : "patientDob"]!.options[0]!.value;
+    const date = loose[0]!.options[0]!.value;
+    if (missing[0] === "patientDob" ? date < known : date > known) place(missing[0]!, loose[0]!);
+  }
+}
+
+/** The three patient fields (and the others): kept for callers that ask for the patient's. */
+export const extractPatientFields = extractSheetFields;
 
 /**
  * The same spans in another reading of each piece (a stretched crop), when every piece is a value region of its
@@ -417,6 +414,6 @@ function dateOptions(spans: Span[], stretched: Span[][], now: Date): DateOption[
     decoded.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
     "",
   );
-  const { value, factor } = readDate(joined.text, now);
+  const { value, factor } = parseDateText(joined.text, now);
   return value ? [{ value, confidence: joined.confidence * factor }] : [];
 }

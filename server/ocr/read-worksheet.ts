@@ -1,6 +1,13 @@
 import sharp from "sharp";
-import { type OcrField, type OcrMeasurement, type OcrResult, unreadHeaderFields } from "../../domain/contracts/ocr";
-import { extractPatientFields, type PatientFieldName } from "./field-extraction";
+import {
+  type OcrFieldName,
+  type OcrFields,
+  type OcrMeasurement,
+  type OcrResult,
+  ocrHeaderFieldNames,
+  unreadField,
+} from "../../domain/contracts/ocr";
+import { extractSheetFields } from "./field-extraction";
 import { extractMeasurements } from "./measurement-extraction";
 import { groupLines, pageText, type ReadRegion } from "./read-region";
 import { recognizePage } from "./recognize-page";
@@ -10,16 +17,13 @@ import { applyTemplates } from "./templates/read-by-template";
 
 /** Turns the read regions of each page into the OcrResult (pure: no models involved, so it is unit-testable). */
 export function assembleResult(pages: ReadRegion[][], now: Date): OcrResult {
-  const fields: Record<PatientFieldName, OcrField> = {
-    patientName: { value: null, confidence: 0, box: null },
-    patientDob: { value: null, confidence: 0, box: null },
-    examDate: { value: null, confidence: 0, box: null },
-  };
+  const names: OcrFieldName[] = ["patientName", "patientDob", "examDate", ...ocrHeaderFieldNames];
+  const fields = Object.fromEntries(names.map((name) => [name, unreadField()])) as OcrFields;
   const measurements: OcrMeasurement[] = [];
   let scanType: string | null = null;
   for (const regions of pages) {
-    const found = extractPatientFields(regions, now);
-    for (const key of Object.keys(fields) as PatientFieldName[]) {
+    const found = extractSheetFields(regions, now);
+    for (const key of names) {
       if (!fields[key].value && (found[key].value || !fields[key].box)) fields[key] = found[key];
     }
     const seen = new Set(measurements.map((m) => `${m.site}|${m.side}|${m.parameter}`));
@@ -33,17 +37,20 @@ export function assembleResult(pages: ReadRegion[][], now: Date): OcrResult {
       scanType = detectScanType(titleLines);
     }
   }
-  const filled = Object.values(fields);
-  const confidence = filled.reduce((s, f) => s + (f.value ? f.confidence : 0), 0) / filled.length;
+  // The overall confidence stays that of the three patient fields, as the contract says.
+  const patient = [fields.patientName, fields.patientDob, fields.examDate];
+  const confidence = patient.reduce((s, f) => s + (f.value ? f.confidence : 0), 0) / patient.length;
   const round = (x: number) => Math.round(x * 1000) / 1000;
-  for (const f of filled) f.confidence = round(f.confidence);
+  const rounded = Object.fromEntries(
+    names.map((name) => [name, { ...fields[name], confidence: round(fields[name].confidence) }]),
+  ) as OcrFields;
   return {
     patientName: fields.patientName.value,
     patientDob: fields.patientDob.value,
     examDate: fields.examDate.value,
     confidence: round(confidence),
     scanType,
-    fields: { ...fields, ...unreadHeaderFields() },
+    fields: rounded,
     measurements,
     pageCount: pages.length,
     text: pages.map(pageText).join("\n\f\n"),

@@ -1,0 +1,316 @@
+import type { OcrHeaderFieldName } from "../../domain/contracts/ocr";
+import type { DecodedChar } from "./ctc-decode";
+import { parseSex } from "./field-grammars";
+import { editDistance } from "./name-lexicon";
+import { type ReadRegion, toReadRegion } from "./read-region";
+import { squash } from "./worksheet-vocabulary";
+
+/** What a printed label asks for: a field of the result, or one half of a name written in two fields. */
+export type LabelField = "patientName" | "surname" | "givenName" | "patientDob" | "examDate" | OcrHeaderFieldName;
+
+/**
+ * How clinics word their labels, by meaning, squashed (lower case, letters and digits only). Matched as a prefix of
+ * a region, longest first, so "patientid" (MRN) wins over "patient" (name) and "sonographercomments" (comments)
+ * over "sonographer". `null` marks labels of fields the result does not carry: they only end the value before them.
+ */
+const LEXICON: Record<LabelField | "other", string[]> = {
+  patientName: [
+    "patientname",
+    "patientsname",
+    "patientfullname",
+    "fullname",
+    "nameofpatient",
+    "ptname",
+    "patient",
+    "name",
+    "pt",
+  ],
+  surname: ["surname", "lastname", "familyname", "patientsurname"],
+  givenName: ["givennames", "givenname", "firstnames", "firstname", "forenames", "forename", "christianname"],
+  patientDob: ["dateofbirth", "birthdate", "dob", "born", "birthday", "dobirth"],
+  examDate: [
+    "examdate",
+    "examinationdate",
+    "studydate",
+    "scandate",
+    "testdate",
+    "servicedate",
+    "proceduredate",
+    "visitdate",
+    "dateofexam",
+    "dateofexamination",
+    "dateofstudy",
+    "dateofscan",
+    "dateoftest",
+    "dateofservice",
+    "dateofprocedure",
+    "dateofvisit",
+    "date",
+  ],
+  referringPhysician: [
+    "referringphysician",
+    "referringdoctor",
+    "referringclinician",
+    "referringdr",
+    "referringmo",
+    "referring",
+    "referredby",
+    "referrer",
+    "refdoctor",
+    "refphysician",
+    "refdr",
+    "ref",
+    "requestingdoctor",
+    "requestingphysician",
+    "requestingdr",
+    "requestedby",
+  ],
+  mrn: [
+    "medicalrecordnumber",
+    "medicalrecordno",
+    "hospitalnumber",
+    "hospitalno",
+    "hospno",
+    "patientid",
+    "patientnumber",
+    "patientno",
+    "recordnumber",
+    "recordno",
+    "mrno",
+    "mrn",
+    "urnumber",
+    "urno",
+    "urn",
+    "ur",
+    "ptid",
+    "idno",
+    "id",
+    "nhsnumber",
+    "nhsno",
+    "chartno",
+  ],
+  indication: [
+    "clinicalindication",
+    "clinicalhistory",
+    "clinicaldetails",
+    "clinicalinformation",
+    "clinicalinfo",
+    "reasonforstudy",
+    "reasonforexam",
+    "reasonforexamination",
+    "reasonforscan",
+    "reasonforreferral",
+    "reasonfortest",
+    "indications",
+    "indication",
+    "history",
+    "reason",
+    "symptoms",
+    "presentingcomplaint",
+  ],
+  sonographer: [
+    "sonographerinitials",
+    "sonographer",
+    "technologist",
+    "technician",
+    "tech",
+    "scannedby",
+    "performedby",
+    "operator",
+    "vascularscientist",
+  ],
+  sex: ["gender", "sex", "mf"],
+  comments: [
+    "sonographersimpression",
+    "sonographerimpression",
+    "sonographerscomments",
+    "sonographercomments",
+    "sonographersnotes",
+    "technicalcomments",
+    "techimpression",
+    "techcomments",
+    "technologistcomments",
+    "preliminaryfindings",
+    "preliminaryimpression",
+    "preliminaryreport",
+    "impressioncomments",
+    "impression",
+    "comments",
+    "comment",
+    "notes",
+    "remarks",
+  ],
+  other: [
+    "sonographersignature",
+    "signature",
+    "age",
+    "ward",
+    "phone",
+    "telephone",
+    "tel",
+    "height",
+    "weight",
+    "bmi",
+    "address",
+    "room",
+    "bed",
+  ],
+};
+
+const ENTRIES: [string, LabelField | null][] = Object.entries(LEXICON)
+  .flatMap(([field, words]) => words.map((w) => [w, field === "other" ? null : (field as LabelField)] as const))
+  .map(([w, f]) => [w, f] as [string, LabelField | null])
+  .sort((a, b) => b[0].length - a[0].length);
+
+export type LabelHit = { field: LabelField | null; endStep: number; length?: number; colon?: boolean };
+
+/** Labels this long may have one letter misread, added or lost. */
+const FUZZY_LABEL_LENGTH = 6;
+/** A label's own words may run on to its colon ("Sonographer initials:", "Patient Name (Surname, Given):"). */
+const MAX_LABEL_TAIL = 30;
+
+/** The length of the prefix of `text` one edit from a long `label`, or 0. */
+function fuzzyPrefixLength(text: string, label: string): number {
+  if (label.length < FUZZY_LABEL_LENGTH) return 0;
+  for (const length of [label.length, label.length - 1, label.length + 1]) {
+    if (length <= text.length && editDistance(text.slice(0, length), label, 1) <= 1) return length;
+  }
+  return 0;
+}
+
+/**
+ * Finds a label at the start of a region: which field it names (null: a label of something else) and the
+ * recogniser step where a value written in the same region (e.g. "DOB:02/08/69") begins.
+ */
+export function matchLabel(region: ReadRegion): LabelHit | null {
+  const hit = matchChars(region.read.chars, region.matrix.steps);
+  if (hit) return hit;
+  // Any other "Something:" region is a label too: it bounds the value of the label before it.
+  const colonAt = region.read.text.indexOf(":");
+  if (colonAt > 1 && colonAt >= region.read.text.length - 2) return { field: null, endStep: region.matrix.steps };
+  return null;
+}
+
+/** A lexicon label at the start of decoded characters, as matchLabel. */
+function matchChars(chars: DecodedChar[], steps: number): LabelHit | null {
+  let squashed = "";
+  const prefixes: { length: number; step: number }[] = [];
+  for (let i = 0; i < chars.length; i++) {
+    // Printed labels sometimes read with a zero for an O ("D.0.B."); labels have no digits, so undo that.
+    squashed += squash(chars[i]!.char).replace("0", "o");
+    prefixes.push({ length: squashed.length, step: chars[i]!.step });
+  }
+  // Exact labels first; then a long label with one letter misread ("Patent Name:"), when its colon follows.
+  for (const fuzzy of [false, true]) {
+    for (const [label, field] of ENTRIES) {
+      const length = fuzzy ? fuzzyPrefixLength(squashed, label) : squashed.startsWith(label) ? label.length : 0;
+      if (!length) continue;
+      const endIndex = prefixes.findIndex((p) => p.length === length);
+      if (endIndex < 0) continue;
+      // A label is a whole word ("Ref" is no label in "Reflux at SFJ") and ends at its colon ("Referring: Dr").
+      if (/[A-Za-z]/.test(chars[endIndex + 1]?.char ?? "")) continue;
+      if (chars.slice(0, endIndex).some((c) => c.char === ":")) continue;
+      let next = endIndex + 1;
+      while (next < chars.length && /[.\s]/.test(chars[next]!.char)) next++;
+      next = labelTailEnd(chars, next, label.length >= 5 && label !== "date");
+      const colon = chars[next]?.char === ":";
+      const whole = chars.slice(next).every((c) => /[\s:.#]/.test(c.char));
+      // A short label like "name" or "id" must be followed by a colon, otherwise it is a word of some value; or by
+      // digits, which no name has ("DOB 1/3/1975" whose faint colon was not read); or stand alone.
+      const digitsFollow = chars.slice(next).some((c) => /\d/.test(c.char));
+      if (label.length <= 4 && !colon && !digitsFollow && !whole && !typedValueFollows(field, chars, endIndex))
+        continue;
+      if (fuzzy && !colon) continue;
+      while (next < chars.length && /[:\s.#]/.test(chars[next]!.char)) next++;
+      const endStep = next < chars.length ? chars[next]!.step - 1 : steps;
+      return { field, endStep: Math.max(0, endStep), length, colon };
+    }
+  }
+  return null;
+}
+
+/**
+ * The detector sometimes merges two fields of a line into one region ("Patient Name: FATIMA B REF. DR Dr X. Osei").
+ * A region that starts with a label and holds a second one further on (a long label, or one with its colon) is cut
+ * in two where the second starts, so that each label keeps its own value.
+ */
+export function splitMergedFields(regions: ReadRegion[]): ReadRegion[] {
+  return regions.flatMap((region) => {
+    const parts: ReadRegion[] = [];
+    let rest = region;
+    for (;;) {
+      const first = matchLabel(rest);
+      if (!first || first.endStep >= rest.matrix.steps - 1) break;
+      const chars = rest.read.chars;
+      const at = chars.findIndex((c, i) => {
+        if (
+          c.step <= first.endStep + 1 ||
+          i === 0 ||
+          !/[A-Za-z]/.test(c.char) ||
+          /[A-Za-z0-9]/.test(chars[i - 1]!.char)
+        ) {
+          return false;
+        }
+        const hit = matchChars(chars.slice(i), rest.matrix.steps);
+        return hit !== null && ((hit.length ?? 0) >= 5 || hit.colon === true);
+      });
+      if (at < 0) break;
+      const cut = chars[at]!.step - 1;
+      parts.push(sliceRegion(rest, 0, cut));
+      rest = sliceRegion(rest, cut, rest.matrix.steps);
+    }
+    parts.push(rest);
+    return parts;
+  });
+}
+
+/** The part of a region read in recogniser steps [from, to): its own matrix, extent and box, in proportion. */
+function sliceRegion(region: ReadRegion, from: number, to: number): ReadRegion {
+  if (from === 0 && to === region.matrix.steps) return region;
+  const width = region.u1 - region.u0;
+  const u0 = region.u0 + (from / region.matrix.steps) * width;
+  const u1 = region.u0 + (to / region.matrix.steps) * width;
+  const bx = region.box.x + (from / region.matrix.steps) * region.box.width;
+  const bw = ((to - from) / region.matrix.steps) * region.box.width;
+  const matrix = { steps: to - from, probs: region.matrix.probs.slice(from * 96, to * 96) };
+  return toReadRegion(
+    { u0, u1, v0: region.v0, v1: region.v1, score: region.score, box: { ...region.box, x: bx, width: bw } },
+    matrix,
+  );
+}
+
+/**
+ * A short label without its colon, then a space and a value of the label's own type: "Name Kenneth McDonald" (two
+ * to four words of letters), "Sex M".
+ */
+function typedValueFollows(field: LabelField | null, chars: { char: string }[], endIndex: number): boolean {
+  if (chars[endIndex + 1]?.char !== " ") return false;
+  const rest = chars
+    .slice(endIndex + 1)
+    .map((c) => c.char)
+    .join("")
+    .trim();
+  if (field === "patientName") return /^[A-Za-z][A-Za-z'.-]*(,?\s+[A-Za-z][A-Za-z'.-]*){1,3}$/.test(rest);
+  if (field === "sex") return parseSex(rest) !== null;
+  return false;
+}
+
+/**
+ * Where a label's own words end: a parenthesised remark ("(Surname, Given)") or a few more words before a colon
+ * ("initials:") after a long label belong to the label, as long as they hold no digit (which only values have).
+ */
+function labelTailEnd(chars: { char: string }[], from: number, words: boolean): number {
+  if (chars[from]?.char === ":") return from;
+  // Short labels ("Sex (M/F):") take only a remark in brackets: their next word is likely the value's.
+  if (!words && chars[from]?.char !== "(") return from;
+  let i = from;
+  let letters = 0;
+  while (i < chars.length && letters <= MAX_LABEL_TAIL) {
+    const c = chars[i]!.char;
+    if (c === ":") return i;
+    if (/\d/.test(c)) break;
+    if (/[A-Za-z]/.test(c)) letters++;
+    i++;
+  }
+  return from;
+}
