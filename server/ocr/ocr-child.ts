@@ -3,6 +3,7 @@
  * the web server: their native code and their memory (hundreds of MB while a page is read) stay out of the server,
  * and a crash, a hostile file or a runaway decode costs one job.
  */
+import { documentText } from "./document-text";
 import { fitImage } from "./fit-image";
 import { loadWorksheetPages } from "./load-worksheet-pages";
 import { OcrInputError } from "./ocr-input-error";
@@ -21,6 +22,8 @@ process.on("message", async (request: OcrRequest) => {
       send({ id: request.id, ok: true, pages });
     } else if (request.kind === "fit-image") {
       send({ id: request.id, ok: true, image: await fitImage(Buffer.from(request.file), request.box) });
+    } else if (request.kind === "document-text") {
+      send({ id: request.id, ok: true, text: await documentText(Buffer.from(request.file), request.mimeType) });
     } else if (request.kind === "analyze-form") {
       send({ id: request.id, ok: true, layout: await analyzeForm(Buffer.from(request.page)) });
     } else {

@@ -9,6 +9,8 @@ export type OcrJob =
   | { kind: "load"; file: Uint8Array; maxPages?: number }
   /** A logo or signature to a PNG fitting the box. */
   | { kind: "fit-image"; file: Uint8Array; box: { width: number; height: number } }
+  /** A report document (PDF, DOCX) to its text. */
+  | { kind: "document-text"; file: Uint8Array; mimeType: string }
   | { kind: "recognize"; pages: Uint8Array[]; now: number; templates?: ReadingTemplate[] }
   | { kind: "analyze-form"; page: Uint8Array };
 export type OcrRequest = OcrJob & { id: number };
@@ -18,6 +20,13 @@ export type OcrProgress = { id: number; progress: "page" };
 
 /** Every reply says how much memory the child holds (`rss`, bytes), so the parent can recycle a grown child. */
 export type OcrReply = { id: number; rss: number } & (
-  | { ok: true; pages?: Uint8Array[]; image?: Uint8Array; result?: OcrResult; layout?: FormLayout }
+  | {
+      ok: true;
+      pages?: Uint8Array[];
+      image?: Uint8Array;
+      text?: string | null;
+      result?: OcrResult;
+      layout?: FormLayout;
+    }
   | { ok: false; error: { message: string; inputReason?: OcrInputReason } }
 );

@@ -61,6 +61,12 @@ export async function fitUploadedImage(file: Buffer, box: { width: number; heigh
   return asBuffer(reply.image!);
 }
 
+/** A report document's text (DOCX, PDF; null for other types or none), read in the loading child. */
+export async function extractDocumentText(file: Buffer, mimeType: string): Promise<string | null> {
+  const reply = await loaderPool().run({ kind: "document-text", file: asBytes(file), mimeType });
+  return reply.text ?? null;
+}
+
 /** Stops the OCR child processes (for CLI exit and server shutdown); the next call starts them again. */
 export async function shutdownOcr(): Promise<void> {
   await Promise.all([readerPool().shutdown(), loaderPool().shutdown()]);
