@@ -5,10 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createTestApp, type TestApp } from "./test-support/test-app";
 
+const METRICS_TOKEN = "metrics-token-for-the-app-test-0123456789";
+
 describe("the server", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ METRICS_TOKEN: METRICS_TOKEN });
   });
   afterAll(() => t.close());
 
@@ -61,7 +63,7 @@ describe("the server", () => {
   });
 
   it("exposes request metrics in Prometheus text format", async () => {
-    const res = await t.app.inject({ url: "/metrics" });
+    const res = await t.app.inject({ url: "/metrics", headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.body).toContain("http_request_duration_ms_count");
   });
 });

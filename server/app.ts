@@ -30,6 +30,7 @@ import { authPlugin } from "./platform/auth-plugin";
 import { installErrorHandler } from "./platform/error-handler";
 import type { FileStore } from "./platform/file-store";
 import { createLogger } from "./platform/logger";
+import { bearerMatches, installNoStore } from "./platform/no-store";
 import { RequestMetrics } from "./platform/request-metrics";
 import { installSameOriginGuard } from "./platform/same-origin";
 import { installSecurityHeaders } from "./platform/security-headers";
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 30, fieldSize: 2 * MAX_UPLOAD_BYTES },
   });
   installSameOriginGuard(app, deps.config.publicUrl);
+  installNoStore(app);
   await app.register(authPlugin, {
     db: deps.database.db,
     config: deps.config,
@@ -121,9 +123,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(trainingRoutes, deps);
   await app.register(reportsRoutes, deps);
 
-  app.get("/metrics", async (_request, reply) =>
-    reply.type("text/plain; version=0.0.4").send(deps.metrics.prometheus()),
-  );
+  // Per-route counts and timings are for the operator: only with METRICS_TOKEN, and then only with it.
+  const metricsToken = deps.config.metricsToken;
+  app.get("/metrics", async (request, reply) => {
+    if (!metricsToken) throw new AppError("NOT_FOUND", "Metrics are off: set METRICS_TOKEN to turn them on");
+    if (!bearerMatches(request.headers.authorization, metricsToken)) {
+      reply.header("www-authenticate", "Bearer");
+      throw new AppError("UNAUTHORIZED", "Unauthorized");
+    }
+    return reply.type("text/plain; version=0.0.4").send(deps.metrics.prometheus());
+  });
 
   await serveClient(app, deps.webRoot);
   return app;

@@ -36,7 +36,10 @@ const envSchema = z.object({
   TRUSTED_PROXIES: addressList,
   /** No longer grants anything (an e-mail address is never proven): read only to warn at start. */
   PLATFORM_ADMIN_EMAILS: z.string().optional(),
-  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Never used (session ids are random and stored hashed): read only to warn at start. */
+  SESSION_SECRET: z.string().optional(),
+  /** Bearer token for GET /metrics; without it /metrics is off. */
+  METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
   FILE_ENCRYPTION_KEY: z
     .string()
     .regex(/^[0-9a-f]{64}$/i, "must be 64 hexadecimal characters (32 bytes)")
@@ -81,7 +84,7 @@ export type Config = {
   trustedProxies: string[];
   /** Lines for the start-up log: settings that are set but no longer do anything. */
   warnings: string[];
-  sessionSecret: string | undefined;
+  metricsToken: string | undefined;
   fileEncryptionKey: string | undefined;
   /** HMAC key of the audit chain; generated into DATA_DIR/secrets/audit-key when not given. */
   auditKey: string | undefined;
@@ -120,12 +123,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
     trustedProxies: e.TRUSTED_PROXIES,
-    warnings: e.PLATFORM_ADMIN_EMAILS
-      ? [
-          "PLATFORM_ADMIN_EMAILS is ignored: an e-mail address alone no longer makes a platform administrator. Grant the role on the server with `npm run admin:grant -- EMAIL`.",
-        ]
-      : [],
-    sessionSecret: e.SESSION_SECRET,
+    warnings: [
+      ...(e.PLATFORM_ADMIN_EMAILS
+        ? [
+            "PLATFORM_ADMIN_EMAILS is ignored: an e-mail address alone no longer makes a platform administrator. Grant the role on the server with `npm run admin:grant -- EMAIL`.",
+          ]
+        : []),
+      ...(e.SESSION_SECRET
+        ? ["SESSION_SECRET is not used (session ids are random and stored hashed): remove it from the environment."]
+        : []),
+    ],
+    metricsToken: e.METRICS_TOKEN,
     fileEncryptionKey: e.FILE_ENCRYPTION_KEY,
     auditKey: e.AUDIT_KEY,
     session: { idleMinutes: e.SESSION_IDLE_MINUTES, maxHours: e.SESSION_MAX_HOURS },

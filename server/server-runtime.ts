@@ -18,7 +18,6 @@ export type Runtime = { app: FastifyInstance; deps: AppDeps; close(): Promise<vo
 export async function startRuntime(config: Config): Promise<Runtime> {
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const secrets = loadSecrets(config.dataDir, {
-    sessionSecret: config.sessionSecret,
     fileEncryptionKey: config.fileEncryptionKey,
     auditKey: config.auditKey,
   });

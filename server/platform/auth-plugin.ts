@@ -18,6 +18,11 @@ declare module "fastify" {
   }
 }
 
+/** Secure cookies when the request came over https or the public URL is https (a proxy may not say so). */
+export function cookieIsSecure(config: Config, request: { protocol: string }): boolean {
+  return request.protocol === "https" || Boolean(config.publicUrl?.startsWith("https:"));
+}
+
 export function setSessionCookie(reply: FastifyReply, token: string, expire: Date, secure: boolean): void {
   reply.setCookie(SESSION_COOKIE, token, { path: "/", httpOnly: true, sameSite: "lax", secure, expires: expire });
 }
@@ -84,7 +89,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
       return;
     }
     const expire = await touchSession(opts.db, token, session, opts.policy);
-    if (expire !== session.expire) setSessionCookie(reply, token, expire, request.protocol === "https");
+    if (expire !== session.expire) setSessionCookie(reply, token, expire, cookieIsSecure(opts.config, request));
     request.auth = { user, token, reportsVersion: found.reportsVersion };
   });
 });

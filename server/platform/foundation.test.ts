@@ -50,11 +50,11 @@ describe("secrets", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-secrets-"));
     const first = loadSecrets(dir, {});
     const second = loadSecrets(dir, {});
-    expect(second.sessionSecret).toBe(first.sessionSecret);
+    expect(second.auditKey.equals(first.auditKey)).toBe(true);
     expect(second.fileKey.equals(first.fileKey)).toBe(true);
     const mode = fs.statSync(path.join(dir, "secrets", "file-encryption-key")).mode & 0o777;
     expect(mode).toBe(0o600);
-    expect(loadSecrets(fs.mkdtempSync(path.join(os.tmpdir(), "s-")), {}).sessionSecret).not.toBe(first.sessionSecret);
+    expect(loadSecrets(fs.mkdtempSync(path.join(os.tmpdir(), "s-")), {}).fileKey.equals(first.fileKey)).toBe(false);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

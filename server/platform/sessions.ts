@@ -116,7 +116,15 @@ export async function readSessionAuth(db: Db, token: string): Promise<SessionAut
   };
 }
 
-/** Slides the idle window; writes at most once a minute per session. */
+/**
+ * How far the idle window must have moved before it is written again: a tenth of the window, at most a
+ * minute. A fixed minute would end every session under SESSION_IDLE_MINUTES=1 while it is in use.
+ */
+export function slideThresholdMs(policy: SessionPolicy): number {
+  return Math.min(60_000, (policy.idleMinutes * 60_000) / 10);
+}
+
+/** Slides the idle window; writes at most once per slideThresholdMs per session. */
 export async function touchSession(
   db: Queryable,
   token: string,
@@ -124,7 +132,7 @@ export async function touchSession(
   policy: SessionPolicy,
 ): Promise<Date> {
   const next = expiryFor(session.data.createdAt, policy);
-  if (next.getTime() - session.expire.getTime() < 60_000) return session.expire;
+  if (next.getTime() - session.expire.getTime() < slideThresholdMs(policy)) return session.expire;
   await db
     .update(sessions)
     .set({ expire: next })

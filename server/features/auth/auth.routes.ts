@@ -4,7 +4,7 @@ import { currentUser, loginRequest, registerClinicRequest } from "../../../domai
 import { AppError } from "../../../domain/errors";
 import type { AppDeps } from "../../app";
 import { recordAudit } from "../../platform/audit";
-import { clearSessionCookie, loadSessionUser } from "../../platform/auth-plugin";
+import { clearSessionCookie, cookieIsSecure, loadSessionUser } from "../../platform/auth-plugin";
 import { requireUser } from "../../platform/context";
 import { destroySession } from "../../platform/sessions";
 import { checkCredentials, checkSecondFactor, registerClinic } from "./auth.service";
@@ -36,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
         path: OIDC_CALLBACK_PATH,
         httpOnly: true,
         sameSite: "lax",
-        secure: request.protocol === "https",
+        secure: cookieIsSecure(deps.config, request),
         maxAge: 600,
       });
       return reply.redirect(url);

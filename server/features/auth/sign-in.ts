@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppDeps } from "../../app";
 import { recordAudit } from "../../platform/audit";
-import { setSessionCookie } from "../../platform/auth-plugin";
+import { cookieIsSecure, setSessionCookie } from "../../platform/auth-plugin";
 import { createSession, destroySession } from "../../platform/sessions";
 import { touchUserLastSeen } from "./auth.repository";
 
@@ -39,7 +39,7 @@ export async function startSession(
       });
     });
   }
-  setSessionCookie(reply, token, expire, request.protocol === "https");
+  setSessionCookie(reply, token, expire, cookieIsSecure(deps.config, request));
 }
 
 /** Where links to this server start: PUBLIC_URL when set, else the origin the request came to. */
