@@ -58,9 +58,12 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
       if (mine !== generation.current || handleUnauthorized(error)) return;
       setOcrFailed(true);
       setPhase("completed");
+      // The server's reason first when it gives one ("OCR is already running for this worksheet").
+      const reason = error instanceof ApiError ? error.serverMessage : null;
+      const said = reason && reason !== "OCR Processing Failed" ? `${reason.replace(/\.?$/, ".")} ` : "";
       toast({
         title: "OCR Processing Failed",
-        description: "Please enter patient information manually.",
+        description: `${said}Please enter patient information manually.`,
         variant: "destructive",
       });
     }
