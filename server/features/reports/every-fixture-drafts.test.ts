@@ -1,0 +1,124 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OcrResult } from "../../../domain/contracts/ocr";
+import type { Report } from "../../../domain/contracts/reports";
+// The Upload view's own code for the checked table, so the request is exactly what the screen sends.
+import { rowsFromOcr, toStudyMeasurements } from "../../../web/src/features/upload/measurement-rows";
+import { shutdownOcr } from "../../ocr/ocr-service";
+import { as, createTestApp, multipart, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
+import { fixture } from "../worksheets/worksheet-test-files";
+import { insertPhysician } from "./report-test-fixtures";
+
+// Every fixture worksheet (images and PDFs) through upload, OCR and generate over HTTP, the way the Upload
+// view does it: each must give a draft. This is the test that would have caught 400 "unknown site code
+// GSV_KNEE" on every venous sheet with knee or calf rows.
+
+const fixturesDir = path.join(import.meta.dirname, "../../../fixtures/worksheets");
+const contentTypes: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".pdf": "application/pdf" };
+const files = readdirSync(fixturesDir)
+  .filter((name) => /^ws-.*\.(png|jpg|pdf)$/.test(name))
+  .sort();
+
+type Outcome = { file: string; ocr: OcrResult; status: number; report: Report | null; body: string };
+
+let t: TestApp;
+let owner: SignedIn;
+let physicianId: number;
+const outcomes: Outcome[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  owner = await registerClinic(t.app, "Fixture Clinic");
+  physicianId = (await insertPhysician(t, owner.clinicId)).id;
+  const call = as(t.app, owner);
+  for (const file of files) {
+    const upload = await call({
+      method: "POST",
+      url: "/api/worksheets/upload",
+      ...multipart([
+        {
+          name: "worksheet",
+          filename: file,
+          contentType: contentTypes[path.extname(file)]!,
+          data: await fixture(file),
+        },
+      ]),
+    });
+    expect(upload.statusCode, `${file}: ${upload.body}`).toBe(201);
+    const worksheetId = upload.json().id as number;
+    const read = await call({ method: "POST", url: `/api/worksheets/${worksheetId}/ocr` });
+    expect(read.statusCode, `${file}: ${read.body}`).toBe(200);
+    const ocr = read.json().ocrResult as OcrResult;
+    const generated = await call({
+      method: "POST",
+      url: "/api/reports/generate",
+      payload: {
+        worksheetId,
+        physicianId,
+        logoUrl: null,
+        ...(ocr.scanType ? { scanType: ocr.scanType } : {}),
+        measurements: toStudyMeasurements(rowsFromOcr(ocr.measurements)),
+        patient: { patientName: ocr.patientName ?? "", patientDob: ocr.patientDob ?? "", examDate: ocr.examDate ?? "" },
+      },
+    });
+    outcomes.push({
+      file,
+      ocr,
+      status: generated.statusCode,
+      report: generated.statusCode === 201 ? (generated.json() as Report) : null,
+      body: generated.body,
+    });
+  }
+}, 1_800_000);
+
+afterAll(async () => {
+  await t?.close();
+  await shutdownOcr();
+});
+
+const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+describe("every fixture worksheet becomes a draft", () => {
+  it("covers all 40 sheets and the PDFs", () => {
+    expect(files.filter((f) => !f.endsWith(".pdf"))).toHaveLength(40);
+    expect(files.filter((f) => f.endsWith(".pdf")).length).toBeGreaterThan(0);
+    expect(outcomes).toHaveLength(files.length);
+  });
+
+  it("answers 201 with a draft for every sheet, knee and calf rows included", () => {
+    const refused = outcomes.filter((o) => o.status !== 201).map((o) => `${o.file}: ${o.status} ${o.body}`);
+    expect(refused).toEqual([]);
+    for (const { file, report } of outcomes) {
+      expect(report, file).toMatchObject({ isDraft: true, isFinalized: false });
+      expect(report!.findings, file).not.toBe("");
+    }
+    const kneeOrCalf = outcomes.filter((o) => o.ocr.measurements.some((m) => /^GSV_(KNEE|CALF)$/.test(m.site)));
+    expect(kneeOrCalf.length).toBeGreaterThan(0);
+    for (const { file, report } of kneeOrCalf) expect(report!.findings, file).toMatch(/\b(knee|calf) /);
+  });
+
+  it("carries the indication the OCR read from the sheet into the report", async ({ skip }) => {
+    const truths = await Promise.all(
+      outcomes.map(async (o) => {
+        const id = o.file.replace(/\.(png|jpg|pdf)$/, "");
+        const truth = JSON.parse((await fixture(`${id}.json`)).toString("utf8")) as {
+          otherFields?: { indication?: string };
+        };
+        return truth.otherFields?.indication ?? null;
+      }),
+    );
+    const read = outcomes.flatMap((o, i) => {
+      const value = o.ocr.fields.indication?.value;
+      return value ? [{ ...o, value, truth: truths[i] ?? null }] : [];
+    });
+    const withTruth = truths.filter(Boolean).length;
+    const matching = read.filter((r) => r.truth !== null && sameText(r.value, r.truth)).length;
+    console.info(
+      `Indication: read on ${read.length} of ${outcomes.length} sheets (${withTruth} have one); ${matching} match the sheet.`,
+    );
+    // Until the OCR reads header fields (ocrResult.fields.indication is null on every sheet) there is nothing to check.
+    if (read.length === 0) skip("the OCR does not read the indication yet: ocrResult.fields.indication is always null");
+    for (const r of read) expect(r.report?.indication, r.file).toBe(r.value);
+  });
+});
