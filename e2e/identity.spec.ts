@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { expectAccessible, PASSWORD, signIn, uniqueEmail } from "./support/fixtures";
+import { expectAccessible, PASSWORD, registerClinicViaApi, signIn, uniqueEmail } from "./support/fixtures";
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
@@ -189,4 +189,17 @@ test("the invitation page on a phone and the two-factor dialog", async ({ browse
   await admin.getByRole("button", { name: "Turn On" }).click();
   await expect(admin.getByText("Invalid authentication code")).toBeVisible();
   await adminContext.close();
+});
+
+test("Log out signs out with a POST; a GET of /api/logout (what a link on another site sends) does nothing", async ({
+  page,
+  request,
+}) => {
+  const account = await registerClinicViaApi(request, "Sign-out Clinic");
+  await signIn(page, account);
+  expect((await page.request.get("/api/logout")).status()).toBe(404);
+  expect((await page.request.get("/api/auth/user")).status()).toBe(200);
+  await page.getByRole("button", { name: "Log out" }).click();
+  await expect(page.getByRole("button", { name: "Start Creating Reports" })).toBeVisible();
+  expect((await page.request.get("/api/auth/user")).status()).toBe(401);
 });

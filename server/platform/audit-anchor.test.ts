@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAuditVerify } from "../cli/audit-verify";
 import { loadConfig } from "../config";
 import { openDatabase, queryRows } from "../db/client";
-import { keyedHash, recordAudit, setAuditKey, verifyAuditChain } from "./audit";
+import { keyedHash, recordAudit, setAuditKey, stableStringify, verifyAuditChain } from "./audit";
 import { AuditAnchor, anchorPath, readAnchor } from "./audit-anchor";
 import { loadSecrets } from "./secrets";
 
@@ -152,5 +152,36 @@ describe("tail truncation and timestamps", () => {
     const result = await verifyCli();
     expect(result.code).toBe(1);
     expect(result.output).toMatch(/changed by hand/);
+  });
+});
+
+describe("a chain written before the key (upgrade)", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-anchor-"));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent" });
+  const key = loadSecrets(dataDir, {}).auditKey;
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it("keeps plain SHA-256 events valid up to where keying began, and keyed ones after", async () => {
+    setAuditKey(key);
+    const database = await openDatabase({ dataDir, databaseUrl: undefined });
+    // Three events as the earlier version wrote them: SHA-256 over the ISO timestamp in milliseconds.
+    let prev = "0".repeat(64);
+    for (let i = 0; i < 3; i++) {
+      const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, i, 123));
+      const fields = [prev, null, `u${i}`, "auth.sign_in", null, null, {}, null, null, createdAt.toISOString()];
+      const hash = createHash("sha256").update(stableStringify(fields)).digest("hex");
+      await database.db.execute(
+        sql`insert into audit_events (actor_user_id, action, details, created_at, prev_hash, hash) values (${`u${i}`}, 'auth.sign_in', '{}'::jsonb, ${createdAt.toISOString()}, ${prev}, ${hash})`,
+      );
+      prev = hash;
+    }
+    const anchor = await AuditAnchor.open(database.db, dataDir, key, () => {});
+    expect(anchor.current).toMatchObject({ keyedFromId: 4, count: 3 });
+    await database.db.transaction((tx) => recordAudit(tx, { action: "auth.sign_out" }));
+    await anchor.close();
+    await database.close();
+    const lines: string[] = [];
+    expect(await runAuditVerify(config, (line) => lines.push(line))).toBe(0);
+    expect(lines).toEqual(["OK: the audit chain is intact (4 events)."]);
   });
 });
