@@ -178,15 +178,15 @@ test("a report from upload to amended and signed again, with its history", async
   await page.screenshot({ path: "docs/screenshots/reports-history-desktop.png" });
   await page.keyboard.press("Escape");
 
-  // The signed report cannot be deleted.
-  await page.getByRole("button", { name: `Delete report #${reportId}` }).click();
-  await expect(
-    page.getByText("Are you sure you want to delete the report for the patient? This action cannot be undone."),
-  ).toBeVisible();
-  await page.getByRole("button", { name: "Delete", exact: true }).click();
-  await expect(
-    page.getByText("Finalized reports are kept for the legal retention period and cannot be deleted", { exact: true }),
-  ).toBeVisible();
+  // A report signed once offers no Delete, on its card or in the editor (the server refuses it too).
+  await expect(page.getByRole("button", { name: `PDF of report #${reportId}` })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Delete report #${reportId}` })).toHaveCount(0);
+  await page.getByRole("button", { name: `Edit report #${reportId}`, exact: true }).click();
+  const signedEditor = page.getByRole("dialog", { name: "Edit Report" });
+  await expect(signedEditor.getByRole("textbox", { name: "Patient Name" })).toBeVisible();
+  await expect(signedEditor.getByRole("button", { name: "Delete", exact: true })).toHaveCount(0);
+  await signedEditor.getByRole("button", { name: "Close editor" }).click();
+  await expect(signedEditor).toHaveCount(0);
 
   // Phone.
   await page.setViewportSize({ width: 390, height: 844 });

@@ -74,7 +74,16 @@ export const clinicUpdate = z.object({
 export type ClinicUpdate = z.input<typeof clinicUpdate>;
 
 /** GET /api/clinic/info: what a report header needs. */
-export const clinicInfo = z.object({ name: z.string(), logoUrl: z.string().nullable() });
+/** The report header: name and logo, and the letterhead's address and phone (as the PDF prints them). */
+export const clinicInfo = z.object({
+  name: z.string(),
+  logoUrl: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zipCode: z.string().nullable(),
+  phone: z.string().nullable(),
+});
 export type ClinicInfo = z.infer<typeof clinicInfo>;
 
 export const DEFAULT_CLINIC_NAME = "Medical Clinic";

@@ -65,7 +65,15 @@ describe("clinic record", () => {
       });
     }
     const info = await as(t.app, sono)({ method: "GET", url: "/api/clinic/info" });
-    expect(info.json()).toEqual({ name: "Riverside Vascular", logoUrl: null });
+    expect(info.json()).toEqual({
+      name: "Riverside Vascular",
+      logoUrl: null,
+      address: null,
+      city: "Springfield",
+      state: "IL",
+      zipCode: null,
+      phone: null,
+    });
   });
 
   it("updates the own clinic; fields left out keep their value", async () => {
@@ -93,7 +101,13 @@ describe("clinic record", () => {
     });
     expect(cleared.json()).toMatchObject({ phone: null, fax: "555-0101", carotidCriteriaSet: "carotid-sru-strict" });
     const info = await as(t.app, admin)({ method: "GET", url: "/api/clinic/info" });
-    expect(info.json().name).toBe("Riverside Vascular Lab");
+    // The report header's letterhead: the print window shows address and phone like the PDF.
+    expect(info.json()).toMatchObject({
+      name: "Riverside Vascular Lab",
+      address: "1 Main St",
+      city: "Springfield",
+      phone: null,
+    });
   });
 
   it("requires name and e-mail and a known criteria set, naming the field", async () => {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import {
+  type ClinicInfo,
   type ClinicRecord,
   type clinicUpdate,
   criteriaSets,
@@ -52,11 +53,19 @@ export async function getClinic(db: Queryable, ctx: Ctx): Promise<ClinicRecord> 
   return toRecord(row);
 }
 
-/** The report header: the clinic's name (or the generic heading) and its logo. */
-export async function getClinicInfo(db: Queryable, ctx: Ctx): Promise<{ name: string; logoUrl: string | null }> {
+/** The report header: the clinic's name (or the generic heading), its logo, address and phone. */
+export async function getClinicInfo(db: Queryable, ctx: Ctx): Promise<ClinicInfo> {
   assertCan(ctx, "clinic:read");
   const row = await findClinic(db, ctx.clinicId);
-  return { name: row?.name || DEFAULT_CLINIC_NAME, logoUrl: row?.logoUrl ?? null };
+  return {
+    name: row?.name || DEFAULT_CLINIC_NAME,
+    logoUrl: row?.logoUrl ?? null,
+    address: row?.address ?? null,
+    city: row?.city ?? null,
+    state: row?.state ?? null,
+    zipCode: row?.zipCode ?? null,
+    phone: row?.phone ?? null,
+  };
 }
 
 /**

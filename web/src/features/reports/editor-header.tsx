@@ -11,6 +11,7 @@ export function EditorHeader({
   hasNext,
   moving,
   canDelete,
+  showDelete,
   fullscreen,
   onPrevious,
   onNext,
@@ -25,6 +26,7 @@ export function EditorHeader({
   hasNext: boolean;
   moving: boolean;
   canDelete: boolean;
+  showDelete: boolean;
   fullscreen: boolean;
   onPrevious: () => void;
   onNext: () => void;
@@ -58,10 +60,12 @@ export function EditorHeader({
             <ChevronRight className="h-4 w-4" aria-hidden />
           </Button>
         </nav>
-        <Button variant="outline" size="sm" className="text-red-800" onClick={onDelete} disabled={!canDelete}>
-          <Trash2 className="h-4 w-4" aria-hidden />
-          Delete
-        </Button>
+        {showDelete ? (
+          <Button variant="outline" size="sm" className="text-red-800" onClick={onDelete} disabled={!canDelete}>
+            <Trash2 className="h-4 w-4" aria-hidden />
+            Delete
+          </Button>
+        ) : null}
         {fullscreen ? (
           <Button variant="outline" size="sm" onClick={onExitFullscreen}>
             <Minimize2 className="h-4 w-4" aria-hidden />

@@ -11,6 +11,7 @@ import {
 import { toast } from "../../components/ui/use-toast";
 import { apiJson, errorMessage, isUnauthorizedError } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
+import { type HeaderForm, headerFieldsOf } from "./header-fields";
 
 /** Every reports query starts with this segment, so one invalidation refreshes lists, reports and histories. */
 export const REPORTS_KEY = "/api/reports";
@@ -27,17 +28,24 @@ export function reportPageQuery(search: string, page: number) {
   });
 }
 
-/** The form's text fields, as the editor, the preview and the amend dialog edit them. */
+/** The form's text fields, as the editor, the preview and the amend dialog edit them ("" for none). */
 export type ReportForm = Pick<
   EditableReportFields,
   "patientName" | "studyType" | "indication" | "findings" | "impression"
-> & { patientDob: string; examDate: string };
+> & {
+  patientDob: string;
+  examDate: string;
+} & HeaderForm;
 
 export function formOf(report: Report): ReportForm {
   return {
     patientName: report.patientName,
     patientDob: report.patientDob ?? "",
     examDate: report.examDate ?? "",
+    mrn: report.mrn ?? "",
+    patientSex: report.patientSex ?? "",
+    referringPhysician: report.referringPhysician ?? "",
+    sonographerName: report.sonographerName ?? "",
     studyType: report.studyType,
     indication: report.indication,
     findings: report.findings,
@@ -50,9 +58,14 @@ export function isFormChanged(form: ReportForm, report: Report): boolean {
   return (Object.keys(saved) as (keyof ReportForm)[]).some((k) => form[k] !== saved[k]);
 }
 
-/** Empty date inputs mean "no date". */
+/** Empty date inputs mean "no date"; empty header fields mean none. */
 export function fieldsOf(form: ReportForm) {
-  return { ...form, patientDob: form.patientDob || null, examDate: form.examDate || null };
+  return {
+    ...form,
+    patientDob: form.patientDob || null,
+    examDate: form.examDate || null,
+    ...headerFieldsOf(form),
+  };
 }
 
 const failed = (title: string, fallback: string) => (error: unknown) => {

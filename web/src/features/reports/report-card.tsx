@@ -1,6 +1,6 @@
 import { FileDown, FileText, History, Pencil, PenLine, Trash2 } from "lucide-react";
 import { useId } from "react";
-import type { Report } from "../../../../domain/contracts/reports";
+import { isDeletable, type Report } from "../../../../domain/contracts/reports";
 import { Button } from "../../components/ui/button";
 import { Badge, Card } from "../../components/ui/card";
 import { Checkbox, Label } from "../../components/ui/input";
@@ -93,16 +93,18 @@ export function ReportCard({ report, actions }: { report: Report; actions: CardA
               Amend
             </Button>
           ) : null}
-          <Button
-            variant="ghost"
-            size="sm"
-            className="text-red-800 hover:bg-red-50"
-            onClick={actions.onDelete}
-            aria-label={`Delete report #${report.id}`}
-          >
-            <Trash2 className="h-4 w-4" aria-hidden />
-            Delete
-          </Button>
+          {isDeletable(report) ? (
+            <Button
+              variant="ghost"
+              size="sm"
+              className="text-red-800 hover:bg-red-50"
+              onClick={actions.onDelete}
+              aria-label={`Delete report #${report.id}`}
+            >
+              <Trash2 className="h-4 w-4" aria-hidden />
+              Delete
+            </Button>
+          ) : null}
         </div>
       </div>
     </Card>

@@ -15,6 +15,16 @@ function Section({ title, children }: { title: string; children: string }) {
   );
 }
 
+/** The worksheet's header fields the report has, in the order the patient block shows them. */
+function headerRows(report: Report): Array<[string, string]> {
+  const rows: Array<[string, string | null]> = [
+    ["MRN", report.mrn],
+    ["Referring Physician", report.referringPhysician],
+    ["Sonographer", report.sonographerName],
+  ];
+  return rows.filter((row): row is [string, string] => Boolean(row[1]));
+}
+
 /** The report as it reads on paper: header, patient block, sections, signature block. */
 export function ReportDocument({ report, clinic }: { report: Report; clinic: ClinicInfo | undefined }) {
   const physician = report.physician;
@@ -45,6 +55,12 @@ export function ReportDocument({ report, clinic }: { report: Report; clinic: Cli
           <dt className="text-slate-700">Exam Date</dt>
           <dd className="font-medium">{formatDate(report.examDate)}</dd>
         </div>
+        {headerRows(report).map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-slate-700">{label}</dt>
+            <dd className="font-medium">{value}</dd>
+          </div>
+        ))}
       </dl>
 
       <section className="grid gap-1">

@@ -9,7 +9,7 @@ import { cn } from "../../lib/cn";
 import { TextShortcutsPanel } from "../templates/text-shortcuts-panel";
 import { DateWarnings, needsDateConfirmation } from "./date-warnings";
 import { fieldsOf } from "./report-api";
-import { DEFAULT_TEMPLATE_NAME, exportDocx, printReport } from "./report-exports";
+import { DEFAULT_TEMPLATE_NAME, exportDocx, printReport, useClinicInfo } from "./report-exports";
 import { appendSnippet, ReportFields, type TextField } from "./report-fields";
 import { type ReportDraft, savedTemplateId } from "./use-report-draft";
 
@@ -80,6 +80,7 @@ export function EditorForm({
 }) {
   const id = useId();
   const [shortcutField, setShortcutField] = useState<TextField | null>(null);
+  const clinic = useClinicInfo();
   const { form, finalize } = draft;
   const templateId = draft.templateId ?? savedTemplateId(report, templates);
   const locked = report.isFinalized;
@@ -183,7 +184,7 @@ export function EditorForm({
         <Button variant="outline" onClick={onClose}>
           Close
         </Button>
-        <Button variant="outline" onClick={() => printReport(current, templates)}>
+        <Button variant="outline" onClick={() => printReport(current, templates, clinic.data)}>
           <FileText className="h-4 w-4" aria-hidden />
           Export PDF
         </Button>

@@ -1,7 +1,7 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { Report } from "../../../../domain/contracts/reports";
+import { isDeletable, type Report } from "../../../../domain/contracts/reports";
 import type { ReportTemplate } from "../../../../domain/contracts/templates";
 import { Spinner } from "../../components/ui/card";
 import { ConfirmDialog, overlay } from "../../components/ui/dialog";
@@ -13,6 +13,7 @@ import { fieldsOf, REPORTS_KEY, useReportMutations } from "./report-api";
 import { EditorForm } from "./report-editor-form";
 import { DEFAULT_TEMPLATE_NAME, templateName, useTemplates } from "./report-exports";
 import { type EditorTarget, useEditorNavigation } from "./report-navigation";
+import { SonographerImpression } from "./sonographer-impression";
 import { UnsavedChangesDialog } from "./unsaved-changes-dialog";
 import { useFullscreen } from "./use-fullscreen";
 import { type ReportDraft, useReportDraft } from "./use-report-draft";
@@ -95,6 +96,8 @@ export function ReportEditor({
             hasNext={nav.hasNext}
             moving={nav.moving}
             canDelete={Boolean(data)}
+            // A report signed once is kept for records retention: no Delete (the server refuses it too).
+            showDelete={!data || isDeletable(data)}
             fullscreen={mode === "fullscreen"}
             onPrevious={() => unsaved.guard(nav.previous)}
             onNext={() => unsaved.guard(nav.next)}
@@ -114,8 +117,13 @@ export function ReportEditor({
                 mode === "fullscreen" && "lg:grid-cols-2 lg:overflow-hidden",
               )}
             >
-              <div className={cn("min-h-64", mode === "fullscreen" ? "lg:min-h-0" : "h-72")}>
-                <WorksheetPane report={data} />
+              <div
+                className={cn("grid min-h-0 content-start gap-3", mode === "fullscreen" && "lg:grid-rows-[1fr_auto]")}
+              >
+                <div className={cn("min-h-64", mode === "fullscreen" ? "lg:min-h-0" : "h-72")}>
+                  <WorksheetPane report={data} />
+                </div>
+                <SonographerImpression comments={data.sonographerComments ?? ""} />
               </div>
               <EditorForm
                 key={`${data.id}:${data.updatedAt}`}

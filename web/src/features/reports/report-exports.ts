@@ -47,7 +47,8 @@ export function exportDocx(report: Report | null, templates: ReportTemplate[] | 
 export function printReport(report: Report | null, templates: ReportTemplate[] | undefined, clinic?: ClinicInfo) {
   if (!report) return noReport();
   printReportInWindow(report, templateFor(report, templates), {
-    clinic: clinic ? { name: clinic.name, logoUrl: clinic.logoUrl } : null,
+    // The whole letterhead, as the server's PDF prints it: name, logo, address and phone.
+    clinic: clinic ?? null,
     physician: report.physician,
     signedBy: report.finalizedByName,
     amendedBy: report.amendedByName,

@@ -3,6 +3,7 @@ import { type ReactNode, useId } from "react";
 import { INDICATION_NOT_STATED } from "../../../../domain/report-engine/indication";
 import { Button } from "../../components/ui/button";
 import { Input, Label, Textarea } from "../../components/ui/input";
+import { HeaderFieldInputs } from "./header-fields";
 import type { ReportForm } from "./report-api";
 
 export type TextField = "indication" | "findings" | "impression";
@@ -63,6 +64,9 @@ export function ReportFields({
             value={form.examDate}
             onChange={(e) => set("examDate")(e.target.value)}
           />
+        </div>
+        <div className="sm:col-span-2">
+          <HeaderFieldInputs idPrefix={id} values={form} onChange={(field, value) => set(field)(value)} />
         </div>
         <div className="grid gap-1.5 sm:col-span-2">
           <Label htmlFor={`${id}-study`}>Study Type</Label>

@@ -2,7 +2,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { Sparkles } from "lucide-react";
 import { useId, useState } from "react";
 import type { Physician } from "../../../../domain/contracts/physicians";
-import type { GenerateReportRequest, Report } from "../../../../domain/contracts/reports";
+import type { GenerateReportRequest, PatientInput, Report } from "../../../../domain/contracts/reports";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label, Select } from "../../components/ui/input";
@@ -23,7 +23,8 @@ export function ReportSettingsCard({
   worksheetId: number | null;
   scanType: string | null;
   measurements: StudyMeasurementInput[] | null;
-  patient: { patientName: string; patientDob: string; examDate: string };
+  /** The patient and header fields as checked on the upload screen. */
+  patient: PatientInput;
   onGenerated: (report: unknown) => void;
 }) {
   const id = useId();

@@ -1,8 +1,10 @@
-import { AlertTriangle, Plus, Trash2 } from "lucide-react";
+import { AlertTriangle, Plus, SearchCheck, Trash2 } from "lucide-react";
+import { type KeyboardEvent, useMemo } from "react";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { Input, Select } from "../../components/ui/input";
 import { cn } from "../../lib/cn";
+import { checkOrder, groupRows, nextInOrder } from "./checking-order";
 import {
   blankRow,
   isInvalidValue,
@@ -21,19 +23,44 @@ import { WorksheetCrop } from "./worksheet-crop";
 
 const sideWords = (side: MeasurementRow["side"]) => (side === "right" ? "Right" : side === "left" ? "Left" : "No side");
 
-/** The values OCR read, for the clinician to check against the sheet and correct before generating. */
+/** "Right Internal carotid artery Peak systolic velocity": how a row is named to screen readers. */
+export const rowName = (row: MeasurementRow) =>
+  `${sideWords(row.side)} ${siteWords(row.site)} ${parameterWords(row.parameter)}`;
+
+const valueInputId = (key: string) => `${key}-value`;
+const focusValue = (key: string | null) => {
+  if (key) document.getElementById(valueInputId(key))?.focus();
+};
+
+/**
+ * The values OCR read, for the clinician to check against the sheet and correct before generating: grouped by
+ * side in the worksheet's order. Enter moves to the next value to check (low-confidence ones first), Shift+Enter
+ * back; the focused row is the selected one, outlined on the worksheet beside the table.
+ */
 export function MeasurementsTable({
   rows,
   page,
+  selectedKey,
+  onSelect,
   onChange,
 }: {
   rows: MeasurementRow[];
   page: PageImage | null;
+  selectedKey: string | null;
+  onSelect: (key: string) => void;
   onChange: (rows: MeasurementRow[]) => void;
 }) {
   const update = (key: string, patch: Partial<MeasurementRow>) =>
     onChange(rows.map((row) => (row.key === key ? { ...row, ...patch, edited: true } : row)));
   const lowCount = rows.filter(isLowConfidence).length;
+  const groups = useMemo(() => groupRows(rows), [rows]);
+  const order = useMemo(() => checkOrder(groups), [groups]);
+  const onValueKey = (key: string) => (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    focusValue(nextInOrder(order, key, event.shiftKey ? -1 : 1));
+  };
+  const firstToCheck = rows.find(isLowConfidence)?.key ?? order[0] ?? null;
 
   return (
     <Card className="min-w-0">
@@ -49,8 +76,19 @@ export function MeasurementsTable({
             <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
             {lowCount === 1 ? "1 value was" : `${lowCount} values were`} read with low confidence (below{" "}
             {Math.round(LOW_CONFIDENCE * 100)}%) and {lowCount === 1 ? "is" : "are"} highlighted in amber. Compare{" "}
-            {lowCount === 1 ? "it" : "them"} with the worksheet crop.
+            {lowCount === 1 ? "it" : "them"} with the worksheet.
           </p>
+        ) : null}
+        {rows.length > 0 ? (
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+            <Button variant="outline" size="sm" onClick={() => focusValue(firstToCheck)}>
+              <SearchCheck className="h-4 w-4" aria-hidden />
+              {lowCount > 0 ? "Check low-confidence values" : "Check values"}
+            </Button>
+            <p id="measurements-keys" className="text-xs text-slate-700">
+              In a value, Enter goes to the next one to check (low-confidence values first), Shift+Enter back.
+            </p>
+          </div>
         ) : null}
         {rows.length === 0 ? (
           <p className="text-sm text-slate-700">No measurements were read. Add any the report needs.</p>
@@ -76,17 +114,31 @@ export function MeasurementsTable({
                   </th>
                 </tr>
               </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <MeasurementLine
-                    key={row.key}
-                    row={row}
-                    page={page}
-                    onUpdate={(patch) => update(row.key, patch)}
-                    onRemove={() => onChange(rows.filter((r) => r.key !== row.key))}
-                  />
-                ))}
-              </tbody>
+              {groups.map((group) => (
+                <tbody key={group.key}>
+                  <tr className="border-b border-slate-200 bg-slate-50">
+                    <th
+                      scope="rowgroup"
+                      colSpan={5}
+                      className="px-2 py-1.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-800"
+                    >
+                      {group.label}
+                    </th>
+                  </tr>
+                  {group.rows.map((row) => (
+                    <MeasurementLine
+                      key={row.key}
+                      row={row}
+                      page={page}
+                      selected={row.key === selectedKey}
+                      onSelect={() => onSelect(row.key)}
+                      onValueKey={onValueKey(row.key)}
+                      onUpdate={(patch) => update(row.key, patch)}
+                      onRemove={() => onChange(rows.filter((r) => r.key !== row.key))}
+                    />
+                  ))}
+                </tbody>
+              ))}
             </table>
           </div>
         )}
@@ -104,18 +156,24 @@ export function MeasurementsTable({
 function MeasurementLine({
   row,
   page,
+  selected,
+  onSelect,
+  onValueKey,
   onUpdate,
   onRemove,
 }: {
   row: MeasurementRow;
   page: PageImage | null;
+  selected: boolean;
+  onSelect: () => void;
+  onValueKey: (event: KeyboardEvent<HTMLInputElement>) => void;
   onUpdate: (patch: Partial<MeasurementRow>) => void;
   onRemove: () => void;
 }) {
   const manual = row.confidence === null;
   const low = isLowConfidence(row);
   const invalid = isInvalidValue(row.valueText);
-  const name = `${sideWords(row.side)} ${siteWords(row.site)} ${parameterWords(row.parameter)}`;
+  const name = rowName(row);
   const errorId = `${row.key}-error`;
   const confidenceText = manual
     ? "Entered by hand"
@@ -134,7 +192,16 @@ function MeasurementLine({
     </>
   );
   return (
-    <tr className={cn("border-b border-slate-100 align-middle", low && "bg-amber-50")}>
+    <tr
+      className={cn(
+        "border-b border-slate-100 align-middle",
+        low && "bg-amber-50",
+        selected && "outline outline-2 -outline-offset-2 outline-fuchsia-700",
+      )}
+      // Focus anywhere in the row (value, selects, remove) selects it; a click on its text too.
+      onFocus={onSelect}
+      onClick={onSelect}
+    >
       {manual ? (
         // A row typed by hand spans vessel and parameter: three narrow selects would be unreadable on a phone.
         <td colSpan={2} className="py-1.5 pr-2">
@@ -193,12 +260,15 @@ function MeasurementLine({
       <td className="py-1.5 pr-2">
         <div className="flex items-center gap-1.5">
           <Input
+            id={valueInputId(row.key)}
             aria-label={`${name} value`}
             inputMode="decimal"
+            enterKeyHint="next"
             value={row.valueText}
             onChange={(e) => onUpdate({ valueText: e.target.value })}
+            onKeyDown={onValueKey}
             aria-invalid={invalid}
-            aria-describedby={invalid ? errorId : undefined}
+            aria-describedby={[invalid ? errorId : null, "measurements-keys"].filter(Boolean).join(" ")}
             className={cn("h-9 w-20", low && "border-amber-500 bg-white")}
           />
           <span className="text-xs whitespace-nowrap text-slate-800">{row.unit}</span>

@@ -1,16 +1,24 @@
 import { AlertTriangle } from "lucide-react";
 import { scanTypes } from "../../../../domain/report-engine/vocabulary";
 import { Badge, Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
-import { Input, Label, Select } from "../../components/ui/input";
+import { Input, Label, Select, Textarea } from "../../components/ui/input";
 import { cn } from "../../lib/cn";
+import {
+  ExtractedNote,
+  extractedClass,
+  type Extraction as FieldExtraction,
+  type HeaderField,
+  HeaderFieldInputs,
+  type HeaderForm,
+} from "../reports/header-fields";
 
 export type PatientFields = { patientName: string; patientDob: string; examDate: string };
 export type PatientField = keyof PatientFields;
-/** Per field: null when OCR did not fill it, else how sure it was (0..1). */
-export type Extraction = Record<PatientField, number | null>;
+/** Per field: null (or absent) when OCR did not fill it, else how sure it was (0..1). */
+export type Extraction = FieldExtraction<PatientField | HeaderField | "indication">;
 
 export const emptyPatient: PatientFields = { patientName: "", patientDob: "", examDate: "" };
-export const noExtraction: Extraction = { patientName: null, patientDob: null, examDate: null };
+export const noExtraction: Extraction = {};
 
 const fields: Array<{ key: PatientField; label: string; type: "text" | "date"; autoComplete: string }> = [
   { key: "patientName", label: "Patient Name", type: "text", autoComplete: "off" },
@@ -18,19 +26,25 @@ const fields: Array<{ key: PatientField; label: string; type: "text" | "date"; a
   { key: "examDate", label: "Exam Date", type: "date", autoComplete: "off" },
 ];
 
-const LOW_FIELD_CONFIDENCE = 0.8;
-
 export function PatientInfoCard({
   patient,
+  header,
+  indication,
   extraction,
   ocrExtracted,
   showManualNotice,
   scanType,
   scanTypeDetected,
   onChange,
+  onHeaderChange,
+  onIndicationChange,
   onScanTypeChange,
 }: {
   patient: PatientFields;
+  /** MRN, sex, referring physician, sonographer as read from the sheet's header, then as checked. */
+  header: HeaderForm;
+  /** Goes into the report's Indication as written. */
+  indication: string;
   extraction: Extraction;
   /** Any field was extracted by the last OCR run (the spec's badge). */
   ocrExtracted: boolean;
@@ -39,6 +53,8 @@ export function PatientInfoCard({
   scanType: string;
   scanTypeDetected: boolean;
   onChange: (field: PatientField, value: string) => void;
+  onHeaderChange: (field: HeaderField, value: string) => void;
+  onIndicationChange: (value: string) => void;
   onScanTypeChange: (value: string) => void;
 }) {
   return (
@@ -57,36 +73,48 @@ export function PatientInfoCard({
             OCR couldn't extract patient information. Please enter details manually.
           </p>
         ) : null}
-        {fields.map((field) => {
-          const confidence = extraction[field.key];
-          const extracted = confidence !== null;
-          const low = extracted && confidence < LOW_FIELD_CONFIDENCE;
-          const noteId = `${field.key}-note`;
-          return (
-            <div key={field.key} className="grid gap-1.5">
-              <Label htmlFor={field.key}>{field.label}</Label>
-              <Input
-                id={field.key}
-                type={field.type}
-                autoComplete={field.autoComplete}
-                value={patient[field.key]}
-                onChange={(event) => onChange(field.key, event.target.value)}
-                aria-describedby={extracted ? noteId : undefined}
-                className={cn(extracted && "border-green-600 bg-green-50")}
-              />
-              {extracted ? (
-                <p id={noteId} className="text-xs text-green-800">
-                  Extracted from document
-                  {low ? (
-                    <span className="ml-1 font-medium text-amber-800">
-                      (low confidence: compare with the worksheet)
-                    </span>
-                  ) : null}
-                </p>
-              ) : null}
-            </div>
-          );
-        })}
+        <div className="grid gap-4 sm:grid-cols-2">
+          {fields.map((field) => {
+            const confidence = extraction[field.key];
+            const noteId = `${field.key}-note`;
+            return (
+              <div
+                key={field.key}
+                className={cn("grid content-start gap-1.5", field.key === "patientName" && "sm:col-span-2")}
+              >
+                <Label htmlFor={field.key}>{field.label}</Label>
+                <Input
+                  id={field.key}
+                  type={field.type}
+                  autoComplete={field.autoComplete}
+                  value={patient[field.key]}
+                  onChange={(event) => onChange(field.key, event.target.value)}
+                  aria-describedby={confidence != null ? noteId : undefined}
+                  className={extractedClass(confidence)}
+                />
+                <ExtractedNote id={noteId} confidence={confidence} />
+              </div>
+            );
+          })}
+        </div>
+        <HeaderFieldInputs idPrefix="sheet" values={header} onChange={onHeaderChange} extraction={extraction} />
+        <div className="grid gap-1.5">
+          <Label htmlFor="indication">Indication</Label>
+          <Textarea
+            id="indication"
+            rows={2}
+            value={indication}
+            onChange={(event) => onIndicationChange(event.target.value)}
+            aria-describedby={["indication-help", extraction.indication != null ? "indication-note" : null]
+              .filter(Boolean)
+              .join(" ")}
+            className={cn("min-h-0", extractedClass(extraction.indication))}
+          />
+          <ExtractedNote id="indication-note" confidence={extraction.indication} />
+          <p id="indication-help" className="text-xs text-slate-700">
+            Goes into the report's Indication as written here.
+          </p>
+        </div>
         <div className="grid gap-1.5">
           <Label htmlFor="scanType">Scan type</Label>
           <Select

@@ -1,43 +1,73 @@
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { OcrResult } from "../../../../domain/contracts/ocr";
+import { type PatientInput, type PatientSex, patientSexes } from "../../../../domain/contracts/reports";
 import { scanTypes } from "../../../../domain/report-engine/vocabulary";
 import { DateWarnings } from "../reports/date-warnings";
+import { emptyHeader, type HeaderForm, headerFieldsOf } from "../reports/header-fields";
 import { ReportPreview } from "../reports/report-preview";
 import { ReportSettingsCard } from "../reports/report-settings-card";
+import { SonographerImpression } from "../reports/sonographer-impression";
 import { type MeasurementRow, rowsFromOcr, toStudyMeasurements } from "./measurement-rows";
-import { MeasurementsTable } from "./measurements-table";
-import {
-  type Extraction,
-  emptyPatient,
-  noExtraction,
-  type PatientField,
-  type PatientFields,
-  PatientInfoCard,
-} from "./patient-info-card";
+import { MeasurementsTable, rowName } from "./measurements-table";
+import { type Extraction, emptyPatient, noExtraction, type PatientFields, PatientInfoCard } from "./patient-info-card";
 import { usePageImage } from "./use-page-image";
 import { useWorksheetUpload } from "./use-worksheet-upload";
 import { WorksheetUploadCard } from "./worksheet-upload-card";
+import { WorksheetViewer } from "./worksheet-viewer";
 
-function extractionOf(result: OcrResult): Extraction {
-  const pick = (field: PatientField) => (result[field] ? result.fields[field].confidence : null);
-  return { patientName: pick("patientName"), patientDob: pick("patientDob"), examDate: pick("examDate") };
+/** What OCR read of the sheet: each field's value, and how sure it was where it read one. */
+function readSheet(result: OcrResult) {
+  const f = result.fields;
+  const sex = f.sex.value?.trim().toLowerCase() ?? "";
+  const header: HeaderForm = {
+    mrn: f.mrn.value ?? "",
+    patientSex: patientSexes.includes(sex as PatientSex) ? (sex as PatientSex) : "",
+    referringPhysician: f.referringPhysician.value ?? "",
+    sonographerName: f.sonographer.value ?? "",
+  };
+  const sure = (field: { value: string | null; confidence: number }) => (field.value ? field.confidence : null);
+  const extraction: Extraction = {
+    patientName: result.patientName ? f.patientName.confidence : null,
+    patientDob: result.patientDob ? f.patientDob.confidence : null,
+    examDate: result.examDate ? f.examDate.confidence : null,
+    mrn: sure(f.mrn),
+    patientSex: header.patientSex ? f.sex.confidence : null,
+    referringPhysician: sure(f.referringPhysician),
+    sonographerName: sure(f.sonographer),
+    indication: sure(f.indication),
+  };
+  return { header, extraction, indication: f.indication.value ?? "", comments: f.comments.value ?? "" };
 }
 
-/** The Report Generation screen (Upload view): worksheet in, checked patient data and measurements, report out. */
+/**
+ * The Report Generation screen (Upload view): worksheet in; patient and header fields checked; after OCR the
+ * worksheet beside the measurement table; then the physician, Generate, and the draft beside the sonographer's
+ * own impression.
+ */
 export function UploadPage() {
   const [patient, setPatient] = useState<PatientFields>(emptyPatient);
+  const [header, setHeader] = useState<HeaderForm>(emptyHeader);
+  const [indication, setIndication] = useState("");
+  const [comments, setComments] = useState("");
   const [extraction, setExtraction] = useState<Extraction>(noExtraction);
   const [scanType, setScanType] = useState("");
   const [scanTypeDetected, setScanTypeDetected] = useState(false);
   const [rows, setRows] = useState<MeasurementRow[]>([]);
+  const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const [report, setReport] = useState<unknown>(null);
+  const [generations, setGenerations] = useState(0);
+  const previewRef = useRef<HTMLElement>(null);
 
   const onNewUpload = useCallback(() => {
     setPatient(emptyPatient);
+    setHeader(emptyHeader);
+    setIndication("");
+    setComments("");
     setExtraction(noExtraction);
     setScanType("");
     setScanTypeDetected(false);
     setRows([]);
+    setSelectedKey(null);
     setReport(null);
   }, []);
 
@@ -47,7 +77,11 @@ export function UploadPage() {
       patientDob: result.patientDob ?? "",
       examDate: result.examDate ?? "",
     });
-    setExtraction(extractionOf(result));
+    const sheet = readSheet(result);
+    setHeader(sheet.header);
+    setIndication(sheet.indication);
+    setComments(sheet.comments);
+    setExtraction(sheet.extraction);
     const detected = (scanTypes as readonly string[]).includes(result.scanType ?? "");
     setScanType(detected ? result.scanType! : "");
     setScanTypeDetected(detected);
@@ -57,9 +91,26 @@ export function UploadPage() {
   const { phase, progress, worksheet, ocrResult, ocrFailed, upload } = useWorksheetUpload({ onNewUpload, onOcrResult });
   const page = usePageImage(worksheet?.id ?? null);
   const measurements = useMemo(() => (phase === "completed" ? toStudyMeasurements(rows) : null), [phase, rows]);
+  const selected = rows.find((r) => r.key === selectedKey) ?? null;
+
+  // After Generate the draft comes into view and takes focus, so keyboard and screen reader users land on it.
+  useEffect(() => {
+    if (generations === 0 || !previewRef.current) return;
+    const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    previewRef.current.scrollIntoView({ block: "start", behavior: reduced ? "auto" : "smooth" });
+    previewRef.current.focus({ preventScroll: true });
+  }, [generations]);
 
   const completed = phase === "completed";
   const ocrExtracted = Boolean(ocrResult && (ocrResult.patientName || ocrResult.patientDob || ocrResult.examDate));
+  // An edited field is the clinician's value now, no longer what OCR read.
+  const edited = (field: keyof Extraction) => setExtraction((current) => ({ ...current, [field]: null }));
+  const checked: PatientInput = {
+    ...patient,
+    ...headerFieldsOf(header),
+    indication: indication.trim() || null,
+    sonographerComments: comments.trim() || null,
+  };
 
   return (
     <div className="grid gap-6">
@@ -68,17 +119,19 @@ export function UploadPage() {
         <p className="mt-1 text-slate-700">Upload an ultrasound worksheet to generate professional reports.</p>
       </header>
       <div className="grid items-start gap-6 lg:grid-cols-2">
+        <WorksheetUploadCard
+          phase={phase}
+          progress={progress}
+          worksheet={worksheet}
+          page={page}
+          ocrFailed={ocrFailed}
+          onFile={(file) => void upload(file)}
+        />
         <div className="grid min-w-0 gap-6">
-          <WorksheetUploadCard
-            phase={phase}
-            progress={progress}
-            worksheet={worksheet}
-            page={page}
-            ocrFailed={ocrFailed}
-            onFile={(file) => void upload(file)}
-          />
           <PatientInfoCard
             patient={patient}
+            header={header}
+            indication={indication}
             extraction={extraction}
             ocrExtracted={ocrExtracted}
             showManualNotice={completed && !ocrExtracted}
@@ -86,8 +139,15 @@ export function UploadPage() {
             scanTypeDetected={scanTypeDetected}
             onChange={(field, value) => {
               setPatient((current) => ({ ...current, [field]: value }));
-              // An edited field is the clinician's value now, no longer what OCR read.
-              setExtraction((current) => ({ ...current, [field]: null }));
+              edited(field);
+            }}
+            onHeaderChange={(field, value) => {
+              setHeader((current) => ({ ...current, [field]: value }));
+              edited(field);
+            }}
+            onIndicationChange={(value) => {
+              setIndication(value);
+              edited("indication");
             }}
             onScanTypeChange={(value) => {
               setScanType(value);
@@ -95,18 +155,50 @@ export function UploadPage() {
             }}
           />
           <DateWarnings patientDob={patient.patientDob} examDate={patient.examDate} />
-          {completed ? <MeasurementsTable rows={rows} page={page} onChange={setRows} /> : null}
+        </div>
+      </div>
+      {completed ? (
+        <section
+          aria-label="Check the values against the worksheet"
+          className="grid items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]"
+        >
+          <WorksheetViewer
+            page={page}
+            box={selected?.box ?? null}
+            label={selected ? `${rowName(selected)}, read as ${selected.readAs ?? selected.valueText}` : null}
+            className="lg:sticky lg:top-4 lg:h-[calc(100vh-2rem)]"
+          />
+          <MeasurementsTable
+            rows={rows}
+            page={page}
+            selectedKey={selectedKey}
+            onSelect={setSelectedKey}
+            onChange={setRows}
+          />
+        </section>
+      ) : null}
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
+        <div className="grid min-w-0 gap-6">
           <ReportSettingsCard
             worksheetId={worksheet?.id ?? null}
             scanType={scanType || null}
             measurements={measurements}
-            patient={patient}
-            onGenerated={setReport}
+            patient={checked}
+            onGenerated={(generated) => {
+              setReport(generated);
+              setGenerations((n) => n + 1);
+            }}
           />
+          {completed ? <SonographerImpression comments={comments} onChange={setComments} /> : null}
         </div>
-        <div className="min-w-0">
+        <section
+          ref={previewRef}
+          tabIndex={-1}
+          aria-label="Generated report"
+          className="min-w-0 rounded-lg focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
+        >
           <ReportPreview report={report} onChange={setReport} />
-        </div>
+        </section>
       </div>
     </div>
   );
