@@ -224,7 +224,9 @@ function readName(spans: Span[], box: Box | null): OcrField {
 
 /** A header field's text from its spans (any character), through the field's own grammar. */
 function readHeaderText(field: (typeof ocrHeaderFieldNames)[number], spans: Span[], box: Box | null): OcrField {
-  const decoded = spans.map((s) => ctcDecode(s.matrix, undefined, s.from, s.to));
+  // Names of people have no digits: a handwritten "S." is read among letters only, not as "8.".
+  const allowed = field === "referringPhysician" || field === "sonographer" ? NAME_CHARS : undefined;
+  const decoded = spans.map((s) => ctcDecode(s.matrix, allowed, s.from, s.to));
   const joined = joinPieces(
     decoded.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
     " ",

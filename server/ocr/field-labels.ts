@@ -192,7 +192,7 @@ export function matchLabel(region: ReadRegion): LabelHit | null {
 }
 
 /** A lexicon label at the start of decoded characters, as matchLabel. */
-function matchChars(chars: DecodedChar[], steps: number): LabelHit | null {
+function matchChars(chars: DecodedChar[], steps: number, fuzzyToo = true): LabelHit | null {
   let squashed = "";
   const prefixes: { length: number; step: number }[] = [];
   for (let i = 0; i < chars.length; i++) {
@@ -201,7 +201,7 @@ function matchChars(chars: DecodedChar[], steps: number): LabelHit | null {
     prefixes.push({ length: squashed.length, step: chars[i]!.step });
   }
   // Exact labels first; then a long label with one letter misread ("Patent Name:"), when its colon follows.
-  for (const fuzzy of [false, true]) {
+  for (const fuzzy of fuzzyToo ? [false, true] : [false]) {
     for (const [label, field] of ENTRIES) {
       const length = fuzzy ? fuzzyPrefixLength(squashed, label) : squashed.startsWith(label) ? label.length : 0;
       if (!length) continue;
@@ -240,19 +240,20 @@ export function splitMergedFields(regions: ReadRegion[]): ReadRegion[] {
     let rest = region;
     for (;;) {
       const first = matchLabel(rest);
-      if (!first || first.endStep >= rest.matrix.steps - 1) break;
       const chars = rest.read.chars;
+      const from = first ? first.endStep + 1 : 0;
+      if (first && first.endStep >= rest.matrix.steps - 1) break;
       const at = chars.findIndex((c, i) => {
-        if (
-          c.step <= first.endStep + 1 ||
-          i === 0 ||
-          !/[A-Za-z]/.test(c.char) ||
-          /[A-Za-z0-9]/.test(chars[i - 1]!.char)
-        ) {
-          return false;
-        }
-        const hit = matchChars(chars.slice(i), rest.matrix.steps);
-        return hit !== null && ((hit.length ?? 0) >= 5 || hit.colon === true);
+        if (c.step <= from || i === 0 || !/[A-Za-z]/.test(c.char)) return false;
+        // Exact labels only: one edit from a label is too easy to find at every letter of a value.
+        const hit = matchChars(chars.slice(i), rest.matrix.steps, false);
+        if (!hit) return false;
+        // After a label's value, a long label or one with its colon, as a word of its own; in a region that does
+        // not start with a label (a value run into the next field), only a long label with its colon, which no
+        // value has, even written against the value ("ALLENIndication:").
+        const long = (hit.length ?? 0) >= 6 && hit.colon === true;
+        if (!first) return long;
+        return long || (!/[A-Za-z0-9]/.test(chars[i - 1]!.char) && ((hit.length ?? 0) >= 5 || hit.colon === true));
       });
       if (at < 0) break;
       const cut = chars[at]!.step - 1;

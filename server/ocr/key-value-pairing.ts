@@ -95,6 +95,12 @@ export function linesBelow<T extends Slot>(
   const lines: T[][] = [];
   const h = heightOf(label);
   let above: Slot = label;
+  // The next label right on the label's line starts another column: its values are not this label's.
+  const columnEnd = Math.min(
+    ...sameLineRight(label, regions)
+      .filter(isLabel)
+      .map((r) => r.u0 - 0.5 * h),
+  );
   for (let k = 0; k < count; k++) {
     const reach = centerV(above) + BELOW_REACH * Math.max(h, 0.6 * heightOf(above));
     const under = regions.filter(
@@ -111,7 +117,13 @@ export function linesBelow<T extends Slot>(
     if (isLabel(first)) break;
     // The whole line from that region rightwards, as far as its words run.
     const line = regions
-      .filter((r) => r !== label && Math.abs(centerV(r) - centerV(first)) < 0.6 * heightOf(first) && r.u0 >= first.u0)
+      .filter(
+        (r) =>
+          r !== label &&
+          Math.abs(centerV(r) - centerV(first)) < 0.6 * heightOf(first) &&
+          r.u0 >= first.u0 &&
+          r.u0 < columnEnd,
+      )
       .sort((a, b) => a.u0 - b.u0);
     const run = continueLine({ u1: first.u0, h: Math.max(h, heightOf(first)) }, line, isLabel, isNoise, 1);
     if (run.length === 0) break;
