@@ -9,6 +9,7 @@
  *   npm run -s bench:ocr -- --cache /tmp/c     keep what the models read, to tune the decoding after them quickly
  *                                              (delete the folder when detection or recognition changes; the
  *                                              timings of a cached run are those of the decoding alone)
+ *   npm run -s bench:ocr -- --no-strokes       without the digit classifier's vote (digit-reading.ts), e.g. on a cache
  *   npm run -s bench:ocr -- --now 2027-01-01   the day the dates are judged on (default: the end of 2026, because
  *                                              the generator draws exam dates up to then, and an exam after today
  *                                              is rightly doubted by the date rules)
@@ -76,6 +77,7 @@ const { values: args } = parseArgs({
     "min-confidence": { type: "string", default: "0.5" },
     cache: { type: "string" },
     now: { type: "string", default: "2026-12-31" },
+    "no-strokes": { type: "boolean", default: false },
   },
 });
 const minConfidence = Number(args["min-confidence"]);
@@ -177,6 +179,7 @@ async function main() {
     const started = performance.now();
     const cpuStart = process.cpuUsage();
     const pages = await readPages(dir, file);
+    if (args["no-strokes"]) for (const region of pages.flat()) delete region.strokes;
     const result: OcrResult = assembleResult(pages, now);
     const seconds = (performance.now() - started) / 1000 / Math.max(1, pages.length);
     const cpu = process.cpuUsage(cpuStart);

@@ -31,6 +31,12 @@ export const ocrMeasurementSchema = z.object({
   /** The value exactly as read on the sheet (reflux in seconds even though `value` is in ms). */
   text: z.string(),
   box: boxSchema.nullable(),
+  /**
+   * Why the value is doubtful (outside the parameter's usual range, read without its decimal point, ...), in words
+   * for the checking table; null or absent (results stored before it existed, values typed in) when nothing
+   * speaks against it. Optional rather than defaulted so that code building measurements need not name it.
+   */
+  doubt: z.string().nullable().optional(),
 });
 export type OcrMeasurement = z.infer<typeof ocrMeasurementSchema>;
 

@@ -58,4 +58,32 @@ describe("readNumberCell", () => {
     expect(reading?.value).toBe(17);
     expect(reading!.confidence).toBeLessThan(0.5);
   });
+
+  it("prefers the usual reading between a value with and without its decimal point, and says why", () => {
+    const vein = { ...diameter, usual: { min: 1, max: 20, noun: "vein diameter", unit: "mm" } };
+    // Two crops read "25" clearly (the point lost), the stretched one "2.5": without the usual range the lost
+    // point wins, with it the usual value does.
+    const region = syntheticRegion("25", { u: 0, v: 0 }, 0.99);
+    region.alternates = [region.matrix];
+    region.stretched = syntheticRegion("2.5", { u: 0, v: 0 }, 0.95).matrix;
+    expect(readNumberCell([region], diameter)).toMatchObject({ value: 25 });
+    expect(readNumberCell([region], vein)).toMatchObject({ value: 2.5, text: "2.5", doubt: null });
+  });
+
+  it("offers a value outside the usual range below the sure threshold, with the reason", () => {
+    const vein = { ...diameter, usual: { min: 1, max: 20, noun: "vein diameter", unit: "mm" } };
+    const reading = readNumberCell([syntheticRegion("31.5", { u: 0, v: 0 }, 0.99)], vein);
+    expect(reading).toMatchObject({ value: 31.5 });
+    expect(reading!.confidence).toBeLessThan(0.8);
+    expect(reading!.doubt).toBe("31.5 mm is outside the usual range of a vein diameter (1-20 mm): check the sheet");
+    const usual = readNumberCell([syntheticRegion("12.5", { u: 0, v: 0 }, 0.99)], vein);
+    expect(usual).toMatchObject({ value: 12.5, doubt: null });
+    expect(usual!.confidence).toBeGreaterThan(0.9);
+  });
+
+  it("says so when a decimal value was read without its point", () => {
+    expect(readNumberCell([syntheticRegion("45", { u: 0, v: 0 }, 0.99)], diameter)!.doubt).toBe(
+      "read without a decimal point: check the sheet",
+    );
+  });
 });

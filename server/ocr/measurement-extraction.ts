@@ -77,11 +77,14 @@ function cellWidth(parts: ReadRegion[], text: string) {
  * of a digit in an unusual hand ("24" read as a sure "4"), and no probability shows it. The ink's width does,
  * measured against the page's own character width (one hand, or one printer font, per page).
  */
-function penaliseWideCells(cells: { width: number; units: number; confidence: number }[]) {
+function penaliseWideCells(cells: { width: number; units: number; confidence: number; doubt?: string | null }[]) {
   const sure = cells.filter((c) => c.confidence >= 0.8 && c.units > 0).map((c) => c.width / c.units);
   const charWidth = sure.length >= 5 ? median(sure) : DEFAULT_CHAR_WIDTH;
   for (const c of cells) {
-    if (c.width / charWidth - c.units > WIDTH_TOLERANCE) c.confidence *= WIDTH_PENALTY;
+    if (c.width / charWidth - c.units > WIDTH_TOLERANCE) {
+      c.confidence *= WIDTH_PENALTY;
+      c.doubt ??= "more is written in the cell than was read: check the sheet";
+    }
   }
 }
 
@@ -121,7 +124,17 @@ export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
     const limit = column.parameter === "REFLUX_MS" && column.sheetUnit === "ms" ? 1000 : 1;
     const reading = readNumberCell(
       parts.sort((a, b) => a.u0 - b.u0),
-      { decimals, min: (range?.min ?? 0) * limit, max: (range?.max ?? Number.POSITIVE_INFINITY) * limit },
+      {
+        decimals,
+        min: (range?.min ?? 0) * limit,
+        max: (range?.max ?? Number.POSITIVE_INFINITY) * limit,
+        usual: range && {
+          min: range.usualMin * limit,
+          max: range.usualMax * limit,
+          noun: range.noun,
+          unit: column.sheetUnit,
+        },
+      },
     );
     if (!reading) continue;
     const { text } = reading;
@@ -137,6 +150,7 @@ export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
       value: Math.round(parsed.value * scale * 100) / 100,
       unit: column.unit,
       confidence,
+      doubt: reading.doubt,
       text: text.replace(/^[-.]+|[-.]+$/g, ""),
       box: {
         page: xs[0]!.page,
@@ -156,6 +170,8 @@ export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
     if (psv && edv.value > psv.value) {
       edv.confidence *= 0.5;
       psv.confidence *= 0.5;
+      edv.doubt ??= "end-diastolic velocity above the peak systolic one: check both";
+      psv.doubt ??= "peak systolic velocity below the end-diastolic one: check both";
     }
   }
   return out

@@ -15,6 +15,8 @@ export type ReadRegion = TextRegion & {
   alternates?: CharMatrix[];
   stretched?: CharMatrix;
   wide?: CharMatrix;
+  /** A doubtful cell read by the handwritten digit classifier over its segmented strokes (digit-reading.ts). */
+  strokes?: CharMatrix | null;
   /** A date label's region that also holds the date: the date read from its own crop. */
   value?: ReadRegion;
 };

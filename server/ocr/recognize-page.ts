@@ -1,3 +1,4 @@
+import { readDigitsByStrokes } from "./digit-reading";
 import { matchLabel } from "./field-extraction";
 import { loadPaddleModels } from "./paddle-models";
 import { decodeRaster } from "./raster";
@@ -62,8 +63,11 @@ export async function recognizePage(image: Buffer, page: number): Promise<ReadRe
     r.stretched = stretched[k]!;
     r.wide = wider[k]!;
   });
+  // Handwritten digits PP-OCR was never trained on: the digit classifier reads the same cells from their strokes.
+  const byStrokes = await readDigitsByStrokes(raster, frame, cells);
   cells.forEach((r, k) => {
     r.alternates = [taller[k]!, r.wide!];
+    r.strokes = byStrokes[k];
   });
   await readMergedDates(readCrops, read);
   return read;

@@ -1,5 +1,6 @@
 // How worksheets name sides and parameters in column headers, mapped to the codes of shared/clinical-criteria.md.
 // Vessel and segment names come from the one clinical vocabulary (domain/vocabulary).
+import { MEASUREMENT_RANGES } from "../../domain/measurement-ranges";
 import { squash } from "../../domain/vocabulary/worksheet-labels";
 
 export { siteFromLabel, squash } from "../../domain/vocabulary/worksheet-labels";
@@ -25,11 +26,26 @@ export function columnFromHeader(header: string): ColumnKind | null {
   return null;
 }
 
-/** Values a measurement can plausibly take on a worksheet, in the sheet's unit; outside is a misread. */
-export const PLAUSIBLE: Record<string, { min: number; max: number; decimals: boolean }> = {
-  PSV: { min: 5, max: 700, decimals: false },
-  EDV: { min: 0, max: 400, decimals: false },
-  MFV: { min: 5, max: 400, decimals: false },
-  REFLUX_MS: { min: 0, max: 10, decimals: true },
-  DIAMETER_MM: { min: 0.5, max: 40, decimals: true },
-};
+/**
+ * Values a measurement can take and usually takes on a worksheet, in the sheet's unit (reflux in seconds), from the
+ * one source in domain/measurement-ranges.ts; outside `min`..`max` is a misread.
+ */
+export const PLAUSIBLE: Record<
+  string,
+  { min: number; max: number; usualMin: number; usualMax: number; decimals: boolean; noun: string }
+> = Object.fromEntries(
+  Object.entries(MEASUREMENT_RANGES).map(([parameter, r]) => {
+    const k = parameter === "REFLUX_MS" ? 1 / 1000 : 1;
+    return [
+      parameter,
+      {
+        min: r.possible.min * k,
+        max: r.possible.max * k,
+        usualMin: r.usual.min * k,
+        usualMax: r.usual.max * k,
+        decimals: r.decimals,
+        noun: r.noun,
+      },
+    ];
+  }),
+);

@@ -29,6 +29,8 @@ export type MeasurementRow = {
   readAs: string | null;
   box: Box | null;
   edited: boolean;
+  /** Why OCR doubts the value (outside the usual range, no decimal point read, ...); absent when it does not. */
+  doubt?: string | null;
 };
 
 let nextKey = 1;
@@ -46,6 +48,7 @@ export function rowsFromOcr(measurements: OcrMeasurement[]): MeasurementRow[] {
     readAs: m.text,
     box: m.box,
     edited: false,
+    doubt: m.doubt ?? null,
   }));
 }
 

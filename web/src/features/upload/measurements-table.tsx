@@ -189,6 +189,7 @@ function MeasurementLine({
         {confidenceText}
         {low ? <span className="sr-only"> (low: check this value)</span> : null}
       </span>
+      {row.doubt && !row.edited ? <span className="block text-xs text-amber-900">{row.doubt}</span> : null}
     </>
   );
   return (

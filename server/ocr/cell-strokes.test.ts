@@ -1,0 +1,31 @@
+import { createCanvas } from "@napi-rs/canvas";
+import { describe, expect, it } from "vitest";
+import { segmentCell } from "./cell-strokes";
+import type { InkMap } from "./digit-glyph";
+
+/** A grey cell crop (0 black .. 255 paper) with `text` drawn and a table ruling across its top. */
+function cell(text: string): InkMap {
+  const canvas = createCanvas(160, 60);
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "#f0f0f0";
+  ctx.fillRect(0, 0, 160, 60);
+  ctx.fillStyle = "#202020";
+  ctx.fillRect(0, 3, 160, 2);
+  ctx.font = "40px DejaVu Sans";
+  ctx.fillText(text, 20, 48);
+  const { data } = ctx.getImageData(0, 0, 160, 60);
+  const ink = new Float32Array(160 * 60);
+  for (let i = 0; i < ink.length; i++) ink[i] = data[i * 4]!;
+  return { width: 160, height: 60, ink };
+}
+
+describe("segmentCell", () => {
+  it("finds the digits and the decimal point of a number, without the table ruling", () => {
+    expect(segmentCell(cell("4.5"))?.map((c) => c.kind)).toEqual(["glyph", "point", "glyph"]);
+    expect(segmentCell(cell("120"))?.map((c) => c.kind)).toEqual(["glyph", "glyph", "glyph"]);
+  });
+
+  it("finds nothing in an empty cell", () => {
+    expect(segmentCell(cell(""))).toBeNull();
+  });
+});

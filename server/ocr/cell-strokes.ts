@@ -1,0 +1,209 @@
+import type { InkMap } from "./digit-glyph";
+import type { Raster } from "./raster";
+import type { PageFrame, TextRegion } from "./text-regions";
+
+/**
+ * Splits a handwritten number's crop into its characters by connected strokes, for the digit classifier: the ink
+ * is told from the paper by Otsu's threshold over the crop, strokes that overlap horizontally are one character
+ * (a "5" whose flag is apart), a small blot low in the line is a decimal point, and a blob wider than a digit is cut
+ * at its thinnest column (digits written touching).
+ */
+export type CellChar = { kind: "point" } | { kind: "glyph"; map: InkMap };
+
+/** The region's pixels along the page's skew, grey 0 (black) .. 255, a little taller than the region. */
+export function cropGrey(image: Raster, frame: PageFrame, r: TextRegion, grow = 0.12): InkMap {
+  const h0 = r.v1 - r.v0;
+  const v0 = r.v0 - grow * h0;
+  const v1 = r.v1 + grow * h0;
+  const width = Math.max(1, Math.round(r.u1 - r.u0));
+  const height = Math.max(1, Math.round(v1 - v0));
+  const ink = new Float32Array(width * height);
+  const { cos, sin } = frame;
+  for (let j = 0; j < height; j++)
+    for (let i = 0; i < width; i++) {
+      const u = r.u0 + i + 0.5;
+      const v = v0 + j + 0.5;
+      const x = Math.round(u * cos - v * sin);
+      const y = Math.round(u * sin + v * cos);
+      if (x < 0 || y < 0 || x >= image.width || y >= image.height) {
+        ink[j * width + i] = 255;
+        continue;
+      }
+      const p = (y * image.width + x) * 3;
+      ink[j * width + i] = 0.299 * image.data[p]! + 0.587 * image.data[p + 1]! + 0.114 * image.data[p + 2]!;
+    }
+  return { width, height, ink };
+}
+
+function otsu(values: Float32Array): number {
+  const hist = new Float64Array(256);
+  for (const v of values) hist[Math.max(0, Math.min(255, Math.round(v)))]!++;
+  const total = values.length;
+  let sum = 0;
+  for (let i = 0; i < 256; i++) sum += i * hist[i]!;
+  let sumB = 0;
+  let wB = 0;
+  let best = 0;
+  let threshold = 128;
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t]!;
+    if (wB === 0) continue;
+    const wF = total - wB;
+    if (wF === 0) break;
+    sumB += t * hist[t]!;
+    const mB = sumB / wB;
+    const mF = (sum - sumB) / wF;
+    const between = wB * wF * (mB - mF) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = t;
+    }
+  }
+  return threshold;
+}
+
+type Blob = { x0: number; x1: number; y0: number; y1: number; pixels: number[] };
+
+/** The characters of a grey crop, left to right; null when it does not look like a handwritten number. */
+export function segmentCell(grey: InkMap): CellChar[] | null {
+  const { width, height, ink: g } = grey;
+  const threshold = otsu(g);
+  const sorted = Float32Array.from(g).sort();
+  const paper = sorted[Math.floor(sorted.length * 0.9)]!;
+  const dark = sorted[Math.floor(sorted.length * 0.02)]!;
+  // Too little contrast: no ink, nothing to read.
+  if (paper - dark < 40) return null;
+  const ink = new Float32Array(width * height);
+  for (let i = 0; i < ink.length; i++)
+    ink[i] = g[i]! > threshold ? 0 : Math.min(1, Math.max(0, (paper - g[i]!) / Math.max(1, paper - dark)));
+  eraseRulings(ink, width, height);
+  const blobs = components(ink, width, height);
+  // Ruling lines of the table: as wide as most of the crop and thin, or crossing it from edge to edge.
+  const strokes = blobs.filter((b) => {
+    const w = b.x1 - b.x0 + 1;
+    const h = b.y1 - b.y0 + 1;
+    if (w > 0.7 * width && h < 0.25 * height) return false;
+    // What is left of a ruling beside an erased row: flat, or entirely in the crop's top or bottom fifth.
+    if (w > 3 * h && h < 0.12 * height) return false;
+    if (b.y1 < 0.2 * height || b.y0 > 0.8 * height) return false;
+    if (h > 0.95 * height && w < 0.06 * height) return false;
+    return b.pixels.length >= Math.max(4, 0.002 * height * height);
+  });
+  if (strokes.length === 0) return null;
+  strokes.sort((a, b) => a.x0 - b.x0);
+  // Strokes that overlap horizontally by half the narrower one are one character.
+  const chars: Blob[] = [];
+  for (const s of strokes) {
+    const last = chars.at(-1);
+    const overlap = last ? Math.min(last.x1, s.x1) - Math.max(last.x0, s.x0) + 1 : 0;
+    if (last && overlap >= 0.5 * Math.min(last.x1 - last.x0 + 1, s.x1 - s.x0 + 1)) {
+      last.x0 = Math.min(last.x0, s.x0);
+      last.x1 = Math.max(last.x1, s.x1);
+      last.y0 = Math.min(last.y0, s.y0);
+      last.y1 = Math.max(last.y1, s.y1);
+      last.pixels.push(...s.pixels);
+    } else chars.push({ ...s, pixels: [...s.pixels] });
+  }
+  const digitHeight = Math.max(...chars.map((c) => c.y1 - c.y0 + 1));
+  if (digitHeight < 8) return null;
+  const big = chars.filter((c) => c.y1 - c.y0 + 1 >= 0.5 * digitHeight);
+  const top = Math.min(...big.map((c) => c.y0));
+  const bottom = Math.max(...big.map((c) => c.y1));
+  const out: CellChar[] = [];
+  for (const c of chars) {
+    const w = c.x1 - c.x0 + 1;
+    const h = c.y1 - c.y0 + 1;
+    if (h < 0.35 * digitHeight && w < 0.45 * digitHeight) {
+      // A small blot: a decimal point when low in the line, otherwise noise.
+      if ((c.y0 + c.y1) / 2 > top + 0.6 * (bottom - top)) out.push({ kind: "point" });
+      continue;
+    }
+    for (const part of splitWide(c, ink, width, digitHeight)) out.push({ kind: "glyph", map: part });
+  }
+  return out.length > 0 && out.length <= 6 ? out : null;
+}
+
+/**
+ * Table rulings that cross the crop (rows or columns mostly inked) are erased, so that digits touching them do not
+ * become one blob; a digit cut by the erased band is joined again by the horizontal overlap rule.
+ */
+function eraseRulings(ink: Float32Array, width: number, height: number) {
+  for (let y = 0; y < height; y++) {
+    let n = 0;
+    for (let x = 0; x < width; x++) n += Number(ink[y * width + x]! > 0);
+    if (n > 0.6 * width) for (let x = 0; x < width; x++) ink[y * width + x] = 0;
+  }
+  for (let x = 0; x < width; x++) {
+    let n = 0;
+    for (let y = 0; y < height; y++) n += Number(ink[y * width + x]! > 0);
+    if (n > 0.8 * height) for (let y = 0; y < height; y++) ink[y * width + x] = 0;
+  }
+}
+
+/** A character's own ink, cut into as many digits as its width holds (touching digits), at the thinnest columns. */
+function splitWide(c: Blob, ink: Float32Array, width: number, digitHeight: number): InkMap[] {
+  const w = c.x1 - c.x0 + 1;
+  const h = c.y1 - c.y0 + 1;
+  const own = new Float32Array(w * h);
+  for (const p of c.pixels) {
+    const x = (p % width) - c.x0;
+    const y = Math.floor(p / width) - c.y0;
+    own[y * w + x] = ink[p]!;
+  }
+  const count = Math.max(1, Math.min(3, Math.round(w / (0.75 * digitHeight))));
+  if (count === 1) return [{ width: w, height: h, ink: own }];
+  const column = new Float32Array(w);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) column[x] = column[x]! + own[y * w + x]!;
+  const cuts: number[] = [];
+  for (let k = 1; k < count; k++) {
+    const centre = Math.round((k * w) / count);
+    const reach = Math.round(w / count / 3);
+    let best = centre;
+    for (let x = centre - reach; x <= centre + reach; x++) if (column[x]! < column[best]!) best = x;
+    cuts.push(best);
+  }
+  const bounds = [0, ...cuts, w];
+  return bounds.slice(1).map((end, k) => {
+    const start = bounds[k]!;
+    const pw = end - start;
+    const part = new Float32Array(pw * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < pw; x++) part[y * pw + x] = own[y * w + start + x]!;
+    return { width: pw, height: h, ink: part };
+  });
+}
+
+/** 8-connected components of the pixels with ink. */
+function components(ink: Float32Array, width: number, height: number): Blob[] {
+  const seen = new Uint8Array(ink.length);
+  const blobs: Blob[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < ink.length; start++) {
+    if (seen[start] || ink[start]! <= 0) continue;
+    const blob: Blob = { x0: width, x1: -1, y0: height, y1: -1, pixels: [] };
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length > 0) {
+      const p = stack.pop()!;
+      blob.pixels.push(p);
+      const x = p % width;
+      const y = Math.floor(p / width);
+      blob.x0 = Math.min(blob.x0, x);
+      blob.x1 = Math.max(blob.x1, x);
+      blob.y0 = Math.min(blob.y0, y);
+      blob.y1 = Math.max(blob.y1, y);
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+          const q = ny * width + nx;
+          if (!seen[q] && ink[q]! > 0) {
+            seen[q] = 1;
+            stack.push(q);
+          }
+        }
+    }
+    blobs.push(blob);
+  }
+  return blobs;
+}
