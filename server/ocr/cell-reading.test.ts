@@ -86,4 +86,16 @@ describe("readNumberCell", () => {
       "read without a decimal point: check the sheet",
     );
   });
+
+  it("lets the digit classifier's reading of the strokes choose between close readings", () => {
+    // The recogniser leans to "23"; the classifier, which has seen people's 3s, reads "33".
+    const region = syntheticRegion("23", { u: 0, v: 0 }, 0.55, { 0: { char: "3", prob: 0.4 } });
+    expect(readNumberCell([region], psv)?.value).toBe(23);
+    region.strokes = syntheticRegion("33", { u: 0, v: 0 }, 0.95).matrix;
+    expect(readNumberCell([region], psv)?.value).toBe(33);
+    // Agreeing, it keeps a clear reading clear; a failed segmentation (no strokes) changes nothing.
+    const clear = syntheticRegion("125", { u: 0, v: 0 }, 0.99);
+    clear.strokes = syntheticRegion("125", { u: 0, v: 0 }, 0.9).matrix;
+    expect(readNumberCell([clear], psv)!.confidence).toBeGreaterThan(0.9);
+  });
 });
