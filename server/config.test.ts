@@ -21,6 +21,17 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ LLM_BASE_URL: "http://127.0.0.1:1" })).toThrow(/LLM_/);
   });
 
+  it("reads TRUSTED_PROXIES as addresses and CIDR ranges, none by default", () => {
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: " 10.0.0.2, 10.1.0.0/16 ,::1" }).trustedProxies).toEqual([
+      "10.0.0.2",
+      "10.1.0.0/16",
+      "::1",
+    ]);
+    expect(() => loadConfig({ TRUSTED_PROXIES: "proxy.local" })).toThrow(/TRUSTED_PROXIES/);
+    expect(() => loadConfig({ TRUSTED_PROXIES: "10.0.0.0/33" })).toThrow(/TRUSTED_PROXIES/);
+  });
+
   it("warns that PLATFORM_ADMIN_EMAILS no longer grants anything", () => {
     expect(loadConfig({}).warnings).toEqual([]);
     expect(loadConfig({ PLATFORM_ADMIN_EMAILS: "a@x.com" }).warnings[0]).toMatch(/ignored.*npm run admin:grant/);
