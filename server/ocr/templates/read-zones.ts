@@ -9,9 +9,10 @@ import { nameLexicon } from "../name-lexicon";
 import { rescoreNameWord } from "../name-rescoring";
 import type { ReadRegion } from "../read-region";
 import type { CharMatrix } from "../text-recognizer";
-import { PLAUSIBLE } from "../worksheet-vocabulary";
+import { PLAUSIBLE, squash } from "../worksheet-vocabulary";
 import { applyHomography, invertHomography } from "./homography-fit";
 import type { FormMatch } from "./match-form";
+import type { FormAnchor } from "./propose-zones";
 import { withSpaces } from "./spaced-text";
 
 /** Part of a region that falls in a zone: recogniser steps [from, to). */
@@ -36,6 +37,7 @@ export function readZones(regions: ReadRegion[], match: FormMatch, now: Date): Z
   const back = invertHomography(match.h);
   const zones = match.template.zones;
   const pieces = new Map<string, Piece[]>();
+  const labels = new Map(zones.map((z) => [z.id, labelBefore(z, match.template.anchors)]));
   regions.forEach((region, index) => {
     if (match.printed.has(index) || !region.read.text.trim()) return;
     const y = region.box.y + region.box.height / 2;
@@ -48,13 +50,18 @@ export function readZones(regions: ReadRegion[], match: FormMatch, now: Date): Z
     for (const z of zones) {
       if (centre.y < z.y || centre.y > z.y + z.height) continue;
       const inside = Math.min(right.x, z.x + z.width) - Math.max(left.x, z.x);
-      const share = inside / width;
-      // A label and its value read as one region ("Sonographer: SW") overlap the value's zone only in part.
+      // A label and its value read as one region ("Sonographer: SW") overlap the value's zone only in part: the
+      // value starts after the label's own characters, or failing them where the zone starts.
+      const label = labels.get(z.id);
+      const coversLabel = label && left.x < label.x && right.x > label.x;
+      const afterLabel = coversLabel ? labelEnd(region, label.text) : null;
+      const share = afterLabel !== null ? Math.max(MIN_OVERLAP, inside / width) : inside / width;
       const valueAfterLabel = left.x < z.x && inside >= MIN_INSIDE_HEIGHTS * height;
       if ((share < MIN_OVERLAP && !valueAfterLabel) || (best && share <= best.share)) continue;
       const steps = region.matrix.steps;
       const cut = (x: number) => Math.round(Math.max(0, Math.min(1, (x - left.x) / width)) * steps);
-      best = { id: z.id, share, from: cut(z.x), to: z.x + z.width < right.x ? cut(z.x + z.width) : steps };
+      const to = z.x + z.width < right.x ? cut(z.x + z.width) : steps;
+      best = { id: z.id, share, from: afterLabel ?? cut(z.x), to };
     }
     if (!best) return;
     const list = pieces.get(best.id) ?? [];
@@ -82,6 +89,29 @@ export function readZones(regions: ReadRegion[], match: FormMatch, now: Date): Z
     if (dates.examDate) fields.examDate = dateField(chosen.exam, dates.examDate.box);
   }
   return { fields, measurements };
+}
+
+/** The form's printed text just left of a zone on its row: the label a region may share with the value. */
+function labelBefore(zone: FieldZone | CellZone, anchors: FormAnchor[]): FormAnchor | null {
+  if (zone.kind !== "field") return null;
+  const left = anchors.filter((a) => a.y >= zone.y && a.y <= zone.y + zone.height && a.x < zone.x);
+  return left.sort((a, b) => b.x - a.x)[0] ?? null;
+}
+
+/**
+ * The recogniser step where a value starts in a region that begins with the label ("Sex: M"): after the label's
+ * characters and the punctuation after them. Null when the region does not begin with the label or holds nothing
+ * more.
+ */
+function labelEnd(region: ReadRegion, label: string): number | null {
+  const chars = region.read.chars;
+  let read = "";
+  let k = 0;
+  while (k < chars.length && read.length < label.length) read += squash(chars[k++]!.char.replace("0", "o"));
+  if (read !== label) return null;
+  while (k < chars.length && /[\s:.;,|_-]/.test(chars[k]!.char)) k++;
+  if (k >= chars.length) return null;
+  return Math.max(0, Math.round((chars[k - 1]!.step + chars[k]!.step) / 2));
 }
 
 const dateField = (pick: DateOption | null, box: Box): OcrField =>
