@@ -79,7 +79,8 @@ test("worksheet templates: upload an image and see it in the gallery", async ({ 
   await dialog.getByLabel("Worksheet file").setInputFiles("fixtures/worksheets/ws-clean-001.png");
   await expectAccessible(page);
   await dialog.getByRole("button", { name: "Upload Template" }).click();
-  await expect(toast(page, "Worksheet Template Created")).toBeVisible();
+  // The server reads the form to propose its reading zones: seconds on a busy machine.
+  await expect(toast(page, "Worksheet Template Created")).toBeVisible({ timeout: 80_000 });
   await expect(dialog).toBeHidden();
   await expect(page.getByRole("heading", { name: "Lower Limb Venous" })).toBeVisible();
   const image = page.getByRole("img", { name: "Worksheet template Lower Limb Venous" });

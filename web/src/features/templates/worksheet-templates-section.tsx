@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { ImageIcon } from "lucide-react";
+import { ImageIcon, ScanText } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import {
   WORKSHEET_TEMPLATE_REQUIRED,
@@ -16,6 +16,7 @@ import { apiJson, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { useDeleteMutation } from "../../lib/use-delete-mutation";
 import { Field } from "./form-field";
+import { FormZonesEditor } from "./form-zones-editor";
 import { capitalize, responseText } from "./template-text";
 
 const KEY = ["/api/worksheet-templates"];
@@ -29,6 +30,7 @@ export function WorksheetTemplatesSection({
 }) {
   const templates = useQuery<WorksheetTemplate[]>({ queryKey: KEY });
   const [deleting, setDeleting] = useState<WorksheetTemplate | null>(null);
+  const [zoning, setZoning] = useState<WorksheetTemplate | null>(null);
   const remove = useDeleteMutation({
     url: (id) => `/api/worksheet-templates/${id}`,
     queryKey: KEY,
@@ -46,7 +48,8 @@ export function WorksheetTemplatesSection({
         </p>
       ) : !templates.data?.length ? (
         <EmptyState title="No Worksheet Templates Yet" icon={<ImageIcon className="h-8 w-8" aria-hidden />}>
-          Upload a blank worksheet (image or PDF) to draw on it in the Draw screen.
+          Upload a blank worksheet (image or PDF) to draw on it in the Draw screen and to read filled worksheets of it
+          by its zones.
         </EmptyState>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
@@ -68,7 +71,16 @@ export function WorksheetTemplatesSection({
                   </div>
                   {t.description ? <p className="mt-1 text-sm text-slate-700">{t.description}</p> : null}
                   <p className="mt-1 truncate text-xs text-slate-700">{t.originalFilename}</p>
-                  <div className="mt-auto flex justify-end pt-3">
+                  <div className="mt-auto flex justify-end gap-2 pt-3">
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      onClick={() => setZoning(t)}
+                      aria-label={`Reading zones of ${t.name}`}
+                    >
+                      <ScanText className="h-4 w-4" aria-hidden />
+                      Reading zones
+                    </Button>
                     <DeleteButton name={t.name} onClick={() => setDeleting(t)} />
                   </div>
                 </div>
@@ -85,6 +97,18 @@ export function WorksheetTemplatesSection({
             description="An image or a PDF (its first page is used), up to 10 MB."
           >
             <WorksheetTemplateForm onSaved={() => onAddingChange(false)} />
+          </DialogContent>
+        ) : null}
+      </Dialog>
+
+      <Dialog open={zoning !== null} onOpenChange={(open) => !open && setZoning(null)}>
+        {zoning ? (
+          <DialogContent
+            title={`Reading Zones: ${zoning.name}`}
+            description="Where each value is written on this form. Filled worksheets of this form are read zone by zone."
+            className="max-w-6xl"
+          >
+            <FormZonesEditor templateId={zoning.id} imageUrl={zoning.imageUrl} name={zoning.name} />
           </DialogContent>
         ) : null}
       </Dialog>
