@@ -15,6 +15,21 @@ describe("the permission table", () => {
     expect(adminOnly.sort()).toEqual(["clinic:manage", "staff:manage"]);
   });
 
+  it("lets a physician read, edit and sign reports and manage nothing else", () => {
+    const granted = all.filter((p) => can("physician", p)).sort();
+    expect(granted).toEqual(
+      [
+        "clinic:read",
+        "report:amend",
+        "report:finalize",
+        "report:read",
+        "report:write",
+        "template:read",
+        "worksheet:read",
+      ].sort(),
+    );
+  });
+
   it("gives an unknown or empty role nothing", () => {
     for (const role of ["", "owner", "Admin", "platform-admin"]) {
       for (const permission of all) expect(can(role, permission)).toBe(false);
@@ -32,14 +47,15 @@ describe("the permission table", () => {
     for (const permission of all) {
       const row = doc.split("\n").find((line) => line.startsWith(`| \`${permission}\``));
       expect(row, `docs/permissions.md has no row for ${permission}`).toBeDefined();
-      const [admin, sonographer] = row!
+      const [admin, sonographer, physician] = row!
         .split("|")
-        .slice(2, 4)
+        .slice(2, 5)
         .map((cell) => cell.trim() === "yes");
-      expect({ permission, admin, sonographer }).toEqual({
+      expect({ permission, admin, sonographer, physician }).toEqual({
         permission,
         admin: can("admin", permission),
         sonographer: can("sonographer", permission),
+        physician: can("physician", permission),
       });
     }
   });

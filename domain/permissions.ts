@@ -1,27 +1,32 @@
 /**
  * Who may do what inside a clinic. Every service checks this first (see docs/permissions.md).
  * Platform administration is separate: it depends on PLATFORM_ADMIN_EMAILS, not on a clinic role.
+ * Holding `report:finalize` is necessary, not sufficient: who may sign one report is decided by
+ * `signingDecision` (domain/signing.ts) from the physician linked to it.
  */
-export const roles = ["admin", "sonographer"] as const;
+export const roles = ["admin", "sonographer", "physician"] as const;
 export type Role = (typeof roles)[number];
 
+const all = ["admin", "sonographer", "physician"] as const;
+const staff = ["admin", "sonographer"] as const;
+
 export const permissions = {
-  "clinic:read": ["admin", "sonographer"],
+  "clinic:read": all,
   "clinic:manage": ["admin"],
-  "staff:read": ["admin", "sonographer"],
+  "staff:read": staff,
   "staff:manage": ["admin"],
-  "worksheet:upload": ["admin", "sonographer"],
-  "worksheet:read": ["admin", "sonographer"],
-  "report:read": ["admin", "sonographer"],
-  "report:write": ["admin", "sonographer"],
-  "report:finalize": ["admin", "sonographer"],
-  "report:amend": ["admin", "sonographer"],
-  "report:delete": ["admin", "sonographer"],
-  "template:read": ["admin", "sonographer"],
-  "template:write": ["admin", "sonographer"],
-  "shortcut:write": ["admin", "sonographer"],
-  "legend:write": ["admin", "sonographer"],
-  "drawing:write": ["admin", "sonographer"],
+  "worksheet:upload": staff,
+  "worksheet:read": all,
+  "report:read": all,
+  "report:write": all,
+  "report:finalize": all,
+  "report:amend": all,
+  "report:delete": staff,
+  "template:read": all,
+  "template:write": staff,
+  "shortcut:write": staff,
+  "legend:write": staff,
+  "drawing:write": staff,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissions;
@@ -29,3 +34,5 @@ export type Permission = keyof typeof permissions;
 export function can(role: string, permission: Permission): boolean {
   return (permissions[permission] as readonly string[]).includes(role);
 }
+
+export const roleLabels: Record<Role, string> = { admin: "Admin", sonographer: "Sonographer", physician: "Physician" };

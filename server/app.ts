@@ -14,6 +14,7 @@ import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { adminRoutes } from "./features/admin/admin.routes";
 import { authRoutes } from "./features/auth/auth.routes";
+import { reauthRoutes } from "./features/auth/reauth.routes";
 import { clinicRoutes } from "./features/clinic/clinic.routes";
 import { drawingsRoutes } from "./features/drawings/drawings.routes";
 import { exportsRoutes } from "./features/exports/exports.routes";
@@ -43,6 +44,8 @@ export type AppDeps = {
   logger: Logger;
   /** Built client directory; null serves no client (API-only tests). */
   webRoot: string | null;
+  /** The clock signing judges re-authentication by (ms since epoch); tests inject one. Defaults to Date.now. */
+  clock?: () => number;
   /** Test-only: sees every route as it is added (the cross-tenant matrix collects :id routes with it). */
   onRoute?: (route: RouteOptions) => void;
 };
@@ -109,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(authRoutes, deps);
+  await app.register(reauthRoutes, deps);
   await app.register(filesRoutes, deps);
   await app.register(exportsRoutes, deps);
   await app.register(invitationsRoutes, deps);

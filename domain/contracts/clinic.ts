@@ -42,6 +42,8 @@ export const clinicRecord = z.object({
   logoUrl: z.string().nullable(),
   subscription: z.string(),
   carotidCriteriaSet: carotidCriteriaSet,
+  /** Staff may finalize on a physician's behalf; the signature then says "Signed by X on behalf of Dr Y". */
+  allowSignOnBehalf: z.boolean(),
   isActive: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -70,6 +72,7 @@ export const clinicUpdate = z.object({
   /** null removes the logo; otherwise one of this clinic's uploaded logo files. */
   logoUrl: ownFileUrl.nullable().optional(),
   carotidCriteriaSet: carotidCriteriaSet.optional(),
+  allowSignOnBehalf: z.boolean().optional(),
 });
 export type ClinicUpdate = z.input<typeof clinicUpdate>;
 

@@ -7,6 +7,8 @@ export const INVITATION_DAYS = 7;
 export const createInvitationRequest = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email("Please enter a valid email address").max(255)),
   role: z.enum(roles, "Please select a role"),
+  /** Invited from a physician's card: accepting links the new account to that physician (role physician). */
+  physicianId: z.number().int().positive().optional(),
 });
 export type CreateInvitationRequest = z.infer<typeof createInvitationRequest>;
 

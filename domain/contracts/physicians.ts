@@ -9,6 +9,8 @@ export const physician = z.object({
   title: z.string(),
   specialty: z.string(),
   signatureUrl: z.string().nullable(),
+  /** The user account that signs as this physician, or null when none is linked. */
+  userId: z.string().nullable(),
 });
 export type Physician = z.infer<typeof physician>;
 export const physicianList = z.array(physician);
@@ -30,5 +32,7 @@ export const physicianUpdate = z.object({
   title: text255.optional(),
   specialty: text255.optional(),
   signatureUrl: ownFileUrl.nullable().optional(),
+  /** Links (a user id of this clinic) or unlinks (null) the account that signs as this physician; admins only. */
+  userId: z.string().trim().min(1).max(64).nullable().optional(),
 });
 export type PhysicianUpdate = z.input<typeof physicianUpdate>;

@@ -50,6 +50,8 @@ export const reportSchema = z.object({
   finalizedAt: timestamp.nullable(),
   finalizedBy: z.string().nullable(),
   finalizedByName: z.string().nullable(),
+  /** True when staff signed for the report's physician (clinic setting): "Signed by X on behalf of Dr Y". */
+  finalizedOnBehalf: z.boolean(),
   isAmended: z.boolean(),
   amendedAt: timestamp.nullable(),
   amendedBy: z.string().nullable(),
@@ -123,7 +125,11 @@ export const editableFieldNames = [
   "physicianId",
 ] as const satisfies readonly (keyof EditableReportFields)[];
 
-/** PATCH /api/reports/:id: drafts only; finalize true signs in the same save (the editor's checkbox). */
+/**
+ * PATCH /api/reports/:id: drafts only; finalize true signs in the same save, under the same rule as
+ * POST /api/reports/:id/finalize (domain/signing.ts).
+ */
+
 /**
  * Finalizing a report whose dates cannot be right (domain/dates.ts) needs this set: the clinician confirmed
  * the dates as entered. The audit trail records the confirmation.
@@ -216,6 +222,8 @@ export const reportSnapshotSchema = z.object({
   isFinalized: z.boolean(),
   finalizedAt: z.string().nullable(),
   finalizedBy: z.string().nullable(),
+  /** Added with signing on behalf (issue 26); older snapshots were always signed by the signer themselves. */
+  finalizedOnBehalf: z.boolean().default(false),
   amendmentNumber: z.number().nullable(),
   amendmentReason: z.string().nullable(),
 });

@@ -1,3 +1,4 @@
+import { signatureLine } from "../signing";
 import {
   cssFontStacks,
   type ExportLayout,
@@ -40,6 +41,8 @@ export type ExportReport = {
   amendmentReason: string | null;
   amendmentCount?: number | null;
   generatedAt: Date | string;
+  /** Signed by staff for the report's physician (the clinic allows it): the signature says so. */
+  finalizedOnBehalf?: boolean;
 };
 
 export type ExportClinic = {
@@ -235,7 +238,9 @@ export function buildDocumentView(doc: ReportDocument, options: FormatOptions = 
         specialty: physician?.specialty?.trim() || null,
         signedLine:
           !isDraft && report.finalizedAt
-            ? `Electronically signed by ${signer ?? "the reporting physician"} on ${moment(report.finalizedAt)}`
+            ? report.finalizedOnBehalf && doc.signedBy && physician
+              ? `${signatureLine(doc.signedBy, physician.name, true)}, electronically, on ${moment(report.finalizedAt)}`
+              : `Electronically signed by ${signer ?? "the reporting physician"} on ${moment(report.finalizedAt)}`
             : null,
         pendingLine: isDraft
           ? report.isAmended

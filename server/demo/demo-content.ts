@@ -26,6 +26,12 @@ export const DEMO_PHYSICIANS = [
   { name: "Dr. James Whitaker", title: "MD", specialty: "Interventional Radiology" },
 ] as const;
 
+/** Each physician's own account (same order as DEMO_PHYSICIANS): the demo's reports are signed by them. */
+export const DEMO_PHYSICIAN_ACCOUNTS = [
+  { email: "demo-chen@sonoscribe.demo", firstName: "Maria", lastName: "Chen" },
+  { email: "demo-whitaker@sonoscribe.demo", firstName: "James", lastName: "Whitaker" },
+] as const;
+
 export const DEMO_SONOGRAPHERS = [
   { name: "Priya Natarajan", initials: "PN", title: "RVT", department: "Vascular Lab" },
   { name: "Tom Becker", initials: "TB", title: "RDMS, RVT", department: "Vascular Lab" },

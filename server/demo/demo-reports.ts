@@ -14,6 +14,8 @@ const contentTypeOf = (file: string) =>
 export type DemoReportContext = {
   transport: SeedTransport;
   cookies: { admin: string; sonographer: string };
+  /** The physicians' own sessions and passwords, in DEMO_PHYSICIANS order: each signs their reports. */
+  signers: { cookie: string; password: string }[];
   physicianIds: number[];
   templateIds: number[];
   progress: (line: string) => void;
@@ -70,13 +72,25 @@ async function reportFromWorksheet(ctx: DemoReportContext, sheet: DemoWorksheet)
     },
   });
 
-  // Signing and amending are the admin's in this demo: the physician's office reviews every report.
+  // The report's physician signs, re-authenticating first as signing asks; amending is the admin's.
   const admin = ctx.cookies.admin;
-  if (sheet.state !== "draft") {
-    report = (
-      await call<Report>(transport, { method: "POST", url: `/api/reports/${report.id}/finalize`, cookie: admin })
+  const signer = ctx.signers[sheet.physician]!;
+  const sign = async () => {
+    await call(transport, {
+      method: "POST",
+      url: "/api/auth/reauth",
+      cookie: signer.cookie,
+      json: { password: signer.password },
+    });
+    return (
+      await call<Report>(transport, {
+        method: "POST",
+        url: `/api/reports/${report.id}/finalize`,
+        cookie: signer.cookie,
+      })
     ).body;
-  }
+  };
+  if (sheet.state !== "draft") report = await sign();
   if (sheet.state === "amended" || sheet.state === "amended-signed") {
     const amendment = AMENDMENTS[report.studyType as keyof typeof AMENDMENTS] ?? AMENDMENTS["Carotid Duplex"];
     report = (
@@ -88,11 +102,7 @@ async function reportFromWorksheet(ctx: DemoReportContext, sheet: DemoWorksheet)
       })
     ).body;
   }
-  if (sheet.state === "amended-signed") {
-    report = (
-      await call<Report>(transport, { method: "POST", url: `/api/reports/${report.id}/finalize`, cookie: admin })
-    ).body;
-  }
+  if (sheet.state === "amended-signed") report = await sign();
   return {
     id: report.id,
     file: sheet.file,

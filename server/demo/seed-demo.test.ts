@@ -4,7 +4,7 @@ import { shortcutCategories } from "../../domain/contracts/templates";
 import { auditEvents, clinics, users } from "../db/schema";
 import { shutdownOcr } from "../ocr/ocr-service";
 import { as, createTestApp, registerClinic, signIn, type TestApp } from "../test-support/test-app";
-import { DEMO_ADMIN, DEMO_CLINIC, DEMO_SONOGRAPHER } from "./demo-content";
+import { DEMO_ADMIN, DEMO_CLINIC, DEMO_PHYSICIAN_ACCOUNTS, DEMO_PHYSICIANS, DEMO_SONOGRAPHER } from "./demo-content";
 import { type DemoStart, describeDemoStart, prepareDemo } from "./demo-start";
 
 let t: TestApp;
@@ -30,18 +30,18 @@ const seeded = () => {
 };
 
 describe("the demo clinic on a fresh server", () => {
-  it("is seeded with progress lines and two accounts whose passwords are random", () => {
+  it("is seeded with progress lines and four accounts whose passwords are random", () => {
     const result = seeded();
     expect(lines[0]).toContain(DEMO_CLINIC.name);
     expect(lines.filter((l) => /report \d+\/12/.test(l))).toHaveLength(12);
     expect(result.accounts.map((a) => [a.role, a.email])).toEqual([
       ["admin", DEMO_ADMIN.email],
       ["sonographer", DEMO_SONOGRAPHER.email],
+      ...DEMO_PHYSICIAN_ACCOUNTS.map((p) => ["physician", p.email]),
     ]);
-    const [a, b] = result.accounts.map((x) => x.password);
-    expect(a).toMatch(/^[\w-]{24}$/);
-    expect(b).toMatch(/^[\w-]{24}$/);
-    expect(a).not.toBe(b);
+    const passwords = result.accounts.map((x) => x.password);
+    for (const password of passwords) expect(password).toMatch(/^[\w-]{24}$/);
+    expect(new Set(passwords).size).toBe(passwords.length);
     const printed = describeDemoStart(start);
     for (const account of result.accounts) expect(printed).toContain(account.password);
     expect(printed).toMatch(/shown only this once/);
@@ -59,7 +59,7 @@ describe("the demo clinic on a fresh server", () => {
   it("stores no password in clear: argon2id hashes only, and none in the audit trail", async () => {
     const { db } = t.deps.database;
     const rows = await db.select({ hash: users.passwordHash }).from(users);
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(4);
     for (const row of rows) expect(row.hash).toMatch(/^\$argon2id\$/);
     const audit = JSON.stringify(await db.select().from(auditEvents));
     for (const account of seeded().accounts) expect(audit).not.toContain(account.password);
@@ -82,6 +82,20 @@ describe("the demo clinic on a fresh server", () => {
       expect(["Carotid Duplex", "Lower Limb Venous"]).toContain(report.studyType);
       expect(report.conclusions.length).toBeGreaterThan(0);
       expect(report.physician?.signatureUrl).toMatch(/^\/api\/files\//);
+    }
+    // Every signature is the report physician's own linked account, never on anyone's behalf.
+    const physicians = (await as(t.app, session)({ method: "GET", url: "/api/physicians" })).json() as {
+      id: number;
+      name: string;
+      userId: string | null;
+    }[];
+    expect(physicians.map((p) => p.name).sort()).toEqual(DEMO_PHYSICIANS.map((p) => p.name).sort());
+    for (const report of items.filter((r) => r.finalizedBy)) {
+      const physician = physicians.find((p) => p.id === report.physicianId);
+      expect(physician?.userId, report.patientName).toBeTruthy();
+      expect(report.finalizedBy).toBe(physician?.userId);
+      expect(report.finalizedOnBehalf).toBe(false);
+      expect(`Dr. ${report.finalizedByName}`).toBe(physician?.name);
     }
     const first = items.find((r) => r.patientName === "HERNANDEZ, Barbara");
     expect(first?.impression).toContain("Right internal carotid artery: 70-99% stenosis");

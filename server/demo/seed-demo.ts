@@ -6,6 +6,7 @@ import {
   DEMO_ADMIN,
   DEMO_CLINIC,
   DEMO_LEGEND,
+  DEMO_PHYSICIAN_ACCOUNTS,
   DEMO_PHYSICIANS,
   DEMO_SHORTCUTS,
   DEMO_SONOGRAPHER,
@@ -18,7 +19,7 @@ import { legendDrawingDataUrl, logoPng, signaturePng } from "./demo-images";
 import { type DemoReport, FIXTURES_DIR, seedDemoReports } from "./demo-reports";
 import { call, SeedError, type SeedTransport } from "./seed-http";
 
-export type DemoAccount = { role: "admin" | "sonographer"; email: string; password: string };
+export type DemoAccount = { role: "admin" | "sonographer" | "physician"; email: string; password: string };
 
 export type DemoSeedResult = {
   clinicId: number;
@@ -153,6 +154,28 @@ export async function seedDemo(transport: SeedTransport, options: SeedOptions = 
     });
     physicianIds.push(created.body.id);
   }
+  // Each physician gets their own account the way a clinic does it: an invitation from the physician's card,
+  // accepted with a new password. Accepting links the account, so the demo's signatures are theirs.
+  const physicianAccounts: { email: string; password: string; cookie: string }[] = [];
+  for (const [index, person] of DEMO_PHYSICIAN_ACCOUNTS.entries()) {
+    const password = newPassword();
+    const invited = await call<{ invitationUrl: string }>(transport, {
+      ...asAdmin,
+      method: "POST",
+      url: "/api/invitations",
+      json: { email: person.email, role: "physician", physicianId: physicianIds[index] },
+    });
+    await call(
+      transport,
+      {
+        method: "POST",
+        url: `/api/invitations/${invited.body.invitationUrl.split("/invite/")[1]}/register`,
+        json: { firstName: person.firstName, lastName: person.lastName, password },
+      },
+      201,
+    );
+    physicianAccounts.push({ email: person.email, password, cookie: await signIn(transport, person.email, password) });
+  }
   for (const person of DEMO_SONOGRAPHERS) {
     await call(transport, { ...asAdmin, method: "POST", url: "/api/sonographers", json: person });
   }
@@ -210,6 +233,7 @@ export async function seedDemo(transport: SeedTransport, options: SeedOptions = 
   const reports = await seedDemoReports({
     transport,
     cookies: { admin, sonographer },
+    signers: physicianAccounts.map(({ cookie, password }) => ({ cookie, password })),
     physicianIds,
     templateIds,
     progress,
@@ -221,6 +245,7 @@ export async function seedDemo(transport: SeedTransport, options: SeedOptions = 
     accounts: [
       { role: "admin", email: DEMO_ADMIN.email, password: adminPassword },
       { role: "sonographer", email: DEMO_SONOGRAPHER.email, password: sonographerPassword },
+      ...physicianAccounts.map(({ email, password }) => ({ role: "physician" as const, email, password })),
     ],
     reports,
     durationMs: Date.now() - started,

@@ -1,5 +1,5 @@
-import { bigint, index, integer, pgTable, timestamp, varchar } from "drizzle-orm/pg-core";
-import { clinics } from "./clinics";
+import { bigint, index, integer, pgTable, timestamp, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+import { clinics, users } from "./clinics";
 import { id, timestamps } from "./columns";
 
 /** Every uploaded or generated file; the bytes live encrypted in the file store under storageKey. */
@@ -32,9 +32,11 @@ export const physicians = pgTable(
     title: varchar("title", { length: 255 }).notNull().default(""),
     specialty: varchar("specialty", { length: 255 }).notNull().default(""),
     signatureUrl: varchar("signature_url", { length: 500 }),
+    /** The user account that signs as this physician; null when none (see docs/permissions.md). */
+    userId: varchar("user_id", { length: 64 }).references(() => users.id, { onDelete: "set null" }),
     ...timestamps,
   },
-  (t) => [index("physicians_clinic_idx").on(t.clinicId)],
+  (t) => [index("physicians_clinic_idx").on(t.clinicId), uniqueIndex("physicians_user_idx").on(t.userId)],
 );
 
 export const sonographers = pgTable(

@@ -17,6 +17,8 @@ export const clinics = pgTable("clinics", {
   /** Which carotid criteria set the report engine grades with (see domain/report-engine/criteria-sets). */
   carotidCriteriaSet: varchar("carotid_criteria_set", { length: 50 }).notNull().default("default"),
   isActive: boolean("is_active").notNull().default(true),
+  /** Lets staff finalize on a physician's behalf; the signature then says so (off by default). */
+  allowSignOnBehalf: boolean("allow_sign_on_behalf").notNull().default(false),
   ...timestamps,
 });
 
@@ -60,6 +62,8 @@ export const userInvitations = pgTable(
       .notNull()
       .references(() => clinics.id, { onDelete: "cascade" }),
     role: varchar("role", { length: 50 }).notNull().default("sonographer"),
+    /** A physician invited from the physician's card: accepting links the account to this physician. */
+    physicianId: integer("physician_id"),
     invitedBy: varchar("invited_by", { length: 64 }).notNull(),
     /** SHA-256 of the token: the token itself only ever exists in the invitation link. */
     tokenHash: varchar("token_hash", { length: 128 }).notNull().unique(),
@@ -76,6 +80,8 @@ export type SessionData = {
   createdAt: number;
   /** Set while a password was accepted but the TOTP step is still due. */
   pendingTotp?: boolean;
+  /** When the user last re-authenticated (ms since epoch): signing needs one within 5 minutes. */
+  reauthAt?: number;
   oidc?: { state: string; codeVerifier: string; nonce: string };
 };
 

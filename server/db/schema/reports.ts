@@ -50,6 +50,8 @@ export const reports = pgTable(
     isFinalized: boolean("is_finalized").notNull().default(false),
     finalizedAt: timestamp("finalized_at", { withTimezone: true }),
     finalizedBy: varchar("finalized_by", { length: 64 }),
+    /** The signer was staff signing for the report's physician (the clinic allows it); exports say so. */
+    finalizedOnBehalf: boolean("finalized_on_behalf").notNull().default(false),
     isAmended: boolean("is_amended").notNull().default(false),
     amendedAt: timestamp("amended_at", { withTimezone: true }),
     amendedBy: varchar("amended_by", { length: 64 }),

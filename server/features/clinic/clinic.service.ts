@@ -40,6 +40,7 @@ function toRecord(row: ClinicRow): ClinicRecord {
     subscription: row.subscription,
     // Rows created before the criteria sets were named hold "sru-2003", which is the default set.
     carotidCriteriaSet: knownCriteriaSet(row.carotidCriteriaSet),
+    allowSignOnBehalf: row.allowSignOnBehalf,
     isActive: row.isActive,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

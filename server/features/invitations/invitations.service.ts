@@ -5,11 +5,13 @@ import {
   type RegisterViaInvitationRequest,
 } from "../../../domain/contracts/invitations";
 import { AppError, notFound } from "../../../domain/errors";
-import type { Db } from "../../db/client";
+import type { Db, Queryable } from "../../db/client";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx, type SessionUser } from "../../platform/context";
 import { hashPassword } from "../../platform/passwords";
 import { findUserByEmail, insertUser } from "../auth/auth.repository";
+import { findPhysician } from "../physicians/physicians.repository";
+import { linkInvitedPhysician } from "../physicians/physicians.service";
 import {
   cancelPendingForEmail,
   deactivateInvitation,
@@ -38,12 +40,14 @@ export async function createInvitation(db: Db, ctx: Ctx, input: CreateInvitation
     if (await findActiveMemberByEmail(tx, ctx.clinicId, input.email)) {
       throw new AppError("CONFLICT", "This person is already a member of your clinic", "email");
     }
+    if (input.physicianId !== undefined) await assertInvitablePhysician(tx, ctx, input);
     // The old link cannot be shown again (only its hash is kept), so inviting again replaces it.
     const replaced = await cancelPendingForEmail(tx, ctx.clinicId, input.email);
     const row = await insertInvitation(tx, {
       email: input.email,
       clinicId: ctx.clinicId,
       role: input.role,
+      physicianId: input.physicianId ?? null,
       invitedBy: ctx.user.id,
       tokenHash: hashToken(token),
       expiresAt,
@@ -54,13 +58,25 @@ export async function createInvitation(db: Db, ctx: Ctx, input: CreateInvitation
       actorUserId: ctx.user.id,
       entityType: "invitation",
       entityId: row.id,
-      details: { role: input.role, replaced: replaced.map((r) => r.id) },
+      details: { role: input.role, physicianId: input.physicianId ?? null, replaced: replaced.map((r) => r.id) },
       ip: ctx.ip,
       requestId: ctx.requestId,
     });
     return row;
   });
   return { invitation, token };
+}
+
+/** An invitation from a physician's card is for that physician's own account, which signs their reports. */
+async function assertInvitablePhysician(tx: Queryable, ctx: Ctx, input: CreateInvitationRequest): Promise<void> {
+  if (input.role !== "physician") {
+    throw new AppError("BAD_REQUEST", "A physician is invited with the physician role", "role");
+  }
+  const physician = await findPhysician(tx, ctx.clinicId, input.physicianId!);
+  if (!physician) throw new AppError("NOT_FOUND", "Physician not found", "physicianId");
+  if (physician.userId) {
+    throw new AppError("CONFLICT", `${physician.name} already has a linked account`, "physicianId");
+  }
 }
 
 export async function listInvitations(db: Db, ctx: Ctx) {
@@ -151,6 +167,14 @@ export async function acceptInvitation(db: Db, user: SessionUser, token: string,
       });
     }
     await markInvitationAccepted(tx, invitation.id);
+    if (invitation.physicianId !== null && user.clinicId === null) {
+      await linkInvitedPhysician(tx, {
+        clinicId: invitation.clinicId,
+        physicianId: invitation.physicianId,
+        userId: user.id,
+        ...info,
+      });
+    }
     await recordAudit(tx, {
       action: "invitation.accepted",
       clinicId: invitation.clinicId,
@@ -190,6 +214,14 @@ export async function registerViaInvitation(
       joinedAt: new Date(),
     });
     await markInvitationAccepted(tx, invitation.id);
+    if (invitation.physicianId !== null) {
+      await linkInvitedPhysician(tx, {
+        clinicId: invitation.clinicId,
+        physicianId: invitation.physicianId,
+        userId: user.id,
+        ...info,
+      });
+    }
     await recordAudit(tx, {
       action: "invitation.accepted",
       clinicId: invitation.clinicId,

@@ -1,6 +1,6 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Queryable } from "../../db/client";
-import { physicians, reports } from "../../db/schema";
+import { physicians, reports, users } from "../../db/schema";
 
 const columns = {
   id: physicians.id,
@@ -8,6 +8,7 @@ const columns = {
   title: physicians.title,
   specialty: physicians.specialty,
   signatureUrl: physicians.signatureUrl,
+  userId: physicians.userId,
 };
 
 export function listPhysicians(db: Queryable, clinicId: number) {
@@ -31,7 +32,7 @@ export async function updatePhysician(
   db: Queryable,
   clinicId: number,
   id: number,
-  values: Partial<Pick<typeof physicians.$inferInsert, "name" | "title" | "specialty" | "signatureUrl">>,
+  values: Partial<Pick<typeof physicians.$inferInsert, "name" | "title" | "specialty" | "signatureUrl" | "userId">>,
 ) {
   const [row] = await db
     .update(physicians)
@@ -56,4 +57,22 @@ export async function countReportsOfPhysician(db: Queryable, clinicId: number, p
     .from(reports)
     .where(and(eq(reports.clinicId, clinicId), eq(reports.physicianId, physicianId)));
   return row?.n ?? 0;
+}
+
+/** The physician a user signs as, if any (one account signs as at most one physician). */
+export function findPhysicianOfUser(db: Queryable, clinicId: number, userId: string) {
+  return db
+    .select(columns)
+    .from(physicians)
+    .where(and(eq(physicians.clinicId, clinicId), eq(physicians.userId, userId)))
+    .then((rows) => rows[0]);
+}
+
+/** A user of this clinic, for linking; undefined when the id is another clinic's or unknown. */
+export function findClinicUser(db: Queryable, clinicId: number, userId: string) {
+  return db
+    .select({ id: users.id, role: users.role, isActive: users.isActive })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.clinicId, clinicId)))
+    .then((rows) => rows[0]);
 }

@@ -1,5 +1,6 @@
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reports } from "../../db/schema";
+import { auditEvents, reports, users } from "../../db/schema";
 import { as, createTestApp, multipart, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import {
   elevenMegabytes,
@@ -10,6 +11,7 @@ import {
   svgWithScript,
   testImage,
 } from "../clinic/clinic-test-support";
+import { addSonographer } from "../reports/report-test-fixtures";
 
 let t: TestApp;
 let admin: SignedIn;
@@ -73,6 +75,7 @@ describe("physicians", () => {
       title: "MD",
       specialty: "Vascular Surgery",
       signatureUrl: null,
+      userId: null,
     });
 
     const list = await as(t.app, admin)({ method: "GET", url: "/api/physicians" });
@@ -240,5 +243,99 @@ describe("signatures", () => {
     expect(noFile.statusCode).toBe(400);
     expect(noFile.json().field).toBe("signature");
     expect(await storedFileCount(t)).toBe(before);
+  });
+});
+
+describe("linking a physician to a user account (issue 26)", () => {
+  it("links and unlinks with PATCH { userId }, shows it in GET, and audits it", async () => {
+    const p = (await createPhysician(admin, { name: "Dr. Self" })).json();
+    const linked = await as(
+      t.app,
+      admin,
+    )({ method: "PATCH", url: `/api/physicians/${p.id}`, payload: { userId: admin.userId } });
+    expect(linked.statusCode, linked.body).toBe(200);
+    expect(linked.json().userId).toBe(admin.userId);
+    const list = (await as(t.app, admin)({ method: "GET", url: "/api/physicians" })).json();
+    expect(list.find((x: { id: number }) => x.id === p.id).userId).toBe(admin.userId);
+    // One account signs as one physician.
+    const second = (await createPhysician(admin, { name: "Dr. Second" })).json();
+    const twice = await as(
+      t.app,
+      admin,
+    )({ method: "PATCH", url: `/api/physicians/${second.id}`, payload: { userId: admin.userId } });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toMatchObject({ field: "userId", error: "This account already signs as Dr. Self" });
+    const unlinked = await as(
+      t.app,
+      admin,
+    )({ method: "PATCH", url: `/api/physicians/${p.id}`, payload: { userId: null } });
+    expect(unlinked.json().userId).toBeNull();
+    const actions = await t.deps.database.db
+      .select({ action: auditEvents.action })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entityType, "physician"), eq(auditEvents.entityId, String(p.id))));
+    expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(["physician.linked", "physician.unlinked"]));
+  });
+
+  it("refuses another clinic's user, an unknown id, a sonographer's account, and a sonographer asking", async () => {
+    const p = (await createPhysician(admin, { name: "Dr. Guarded" })).json();
+    const sonoUser = await addSonographer(t, admin.clinicId);
+    for (const [userId, status] of [
+      [other.userId, 404],
+      ["no-such-user", 404],
+      [sonoUser.userId, 400],
+    ] as const) {
+      const res = await as(t.app, admin)({ method: "PATCH", url: `/api/physicians/${p.id}`, payload: { userId } });
+      expect(res.statusCode, userId).toBe(status);
+      expect(res.json().field).toBe("userId");
+    }
+    const bySono = await as(
+      t.app,
+      sonoUser,
+    )({ method: "PATCH", url: `/api/physicians/${p.id}`, payload: { userId: sonoUser.userId } });
+    expect(bySono.statusCode).toBe(403);
+  });
+
+  it("invites a physician from the card: accepting links the new account, with the physician role", async () => {
+    const p = (await createPhysician(admin, { name: "Dr. Invited" })).json();
+    const email = `invited-${Date.now()}@clinic.test`;
+    const wrongRole = await as(
+      t.app,
+      admin,
+    )({
+      method: "POST",
+      url: "/api/invitations",
+      payload: { email, role: "sonographer", physicianId: p.id },
+    });
+    expect(wrongRole.statusCode).toBe(400);
+    const invite = await as(
+      t.app,
+      admin,
+    )({
+      method: "POST",
+      url: "/api/invitations",
+      payload: { email, role: "physician", physicianId: p.id },
+    });
+    expect(invite.statusCode, invite.body).toBe(201);
+    const token = invite.json().invitationUrl.split("/invite/")[1];
+    const created = await t.app.inject({
+      method: "POST",
+      url: `/api/invitations/${token}/register`,
+      payload: { firstName: "Iris", lastName: "Invited", password: "correct horse battery" },
+    });
+    expect(created.statusCode, created.body).toBeLessThan(300);
+    const list = (await as(t.app, admin)({ method: "GET", url: "/api/physicians" })).json();
+    const linkedId = list.find((x: { id: number }) => x.id === p.id).userId;
+    const [user] = await t.deps.database.db.select().from(users).where(eq(users.id, linkedId));
+    expect(user).toMatchObject({ email, role: "physician", clinicId: admin.clinicId });
+    const again = await as(
+      t.app,
+      admin,
+    )({
+      method: "POST",
+      url: "/api/invitations",
+      payload: { email: `x-${email}`, role: "physician", physicianId: p.id },
+    });
+    expect(again.statusCode).toBe(409);
   });
 });

@@ -35,6 +35,7 @@ export function toReportDto(row: ReportWithPeople): Report {
     finalizedAt: iso(r.finalizedAt),
     finalizedBy: r.finalizedBy,
     finalizedByName: r.finalizedBy ? row.finalizedByName : null,
+    finalizedOnBehalf: r.finalizedOnBehalf,
     isAmended: r.isAmended,
     amendedAt: iso(r.amendedAt),
     amendedBy: r.amendedBy,
@@ -77,6 +78,7 @@ export function snapshotOf(r: ReportRow, amendment: { number: number; reason: st
     isFinalized: r.isFinalized,
     finalizedAt: iso(r.finalizedAt),
     finalizedBy: r.finalizedBy,
+    finalizedOnBehalf: r.finalizedOnBehalf,
     amendmentNumber: amendment?.number ?? null,
     amendmentReason: amendment?.reason ?? null,
   };

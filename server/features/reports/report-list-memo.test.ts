@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report, ReportList } from "../../../domain/contracts/reports";
 import { physicians, reportCounters, reports, users } from "../../db/schema";
+import { readyToSign } from "../../test-support/signing";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { addSonographer, generate } from "./report-test-fixtures";
 
@@ -58,6 +59,7 @@ describe("the next list, search and recent after a change", () => {
 
   it("shows finalizing and amending", async () => {
     expect((await list()).items[0]!.isFinalized).toBe(false);
+    await readyToSign(t, owner, report.id);
     const finalized = await as(t.app, owner)({ method: "POST", url: `/api/reports/${report.id}/finalize` });
     expect(finalized.statusCode, finalized.body).toBe(200);
     expect((await list()).items[0]!.isFinalized).toBe(true);

@@ -9,6 +9,7 @@ import {
   type ReportVersionSummary,
 } from "../../../domain/contracts/reports";
 import { auditEvents, reports, reportVersions } from "../../db/schema";
+import { addPhysicianUser, readyToSign, reauth } from "../../test-support/signing";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { addSonographer, generate } from "./report-test-fixtures";
 
@@ -80,7 +81,7 @@ describe("access", () => {
     expect(after.isFinalized).toBe(false);
   });
 
-  it("lets a sonographer generate, edit, finalize, amend and read history", async () => {
+  it("lets a sonographer generate, edit, amend and read history, but the physician signs", async () => {
     const report = await generate(t.app, t, sono);
     const edit = await call(sono)({
       method: "PATCH",
@@ -88,7 +89,11 @@ describe("access", () => {
       payload: { impression: "Edited." },
     });
     expect(edit.statusCode).toBe(200);
-    expect((await call(sono)({ method: "POST", url: `/api/reports/${report.id}/finalize` })).statusCode).toBe(200);
+    await reauth(t, sono);
+    expect((await call(sono)({ method: "POST", url: `/api/reports/${report.id}/finalize` })).statusCode).toBe(403);
+    const doctor = await addPhysicianUser(t, sono.clinicId, report.physicianId!);
+    await reauth(t, doctor);
+    expect((await call(doctor)({ method: "POST", url: `/api/reports/${report.id}/finalize` })).statusCode).toBe(200);
     const amend = await call(sono)({
       method: "POST",
       url: `/api/reports/${report.id}/amend`,
@@ -145,6 +150,7 @@ describe("lifecycle", () => {
       isDraft: true,
     });
 
+    await readyToSign(t, owner, report.id);
     const fin = await call(owner)({ method: "POST", url: `/api/reports/${report.id}/finalize` });
     expect(fin.statusCode).toBe(200);
     const signed = fin.json() as Report;
@@ -174,6 +180,7 @@ describe("lifecycle", () => {
 
   it("finalizes in the same save when PATCH carries finalize: true", async () => {
     const report = await generate(t.app, t, owner);
+    await readyToSign(t, owner, report.id);
     const res = await call(owner)({
       method: "PATCH",
       url: `/api/reports/${report.id}`,
@@ -188,6 +195,7 @@ describe("lifecycle", () => {
     const report = await generate(t.app, t, owner);
     const url = `/api/reports/${report.id}`;
     await call(owner)({ method: "PATCH", url, payload: { impression: "First signed impression." } });
+    await readyToSign(t, owner, report.id);
     await call(owner)({ method: "POST", url: `${url}/finalize` });
 
     const draftAmend = await generate(t.app, t, owner);
@@ -267,6 +275,7 @@ describe("lifecycle", () => {
     expect(row?.deletedAt).toBeInstanceOf(Date);
 
     const signed = await generate(t.app, t, owner);
+    await readyToSign(t, owner, signed.id);
     await call(owner)({ method: "POST", url: `/api/reports/${signed.id}/finalize` });
     const refused = await call(owner)({ method: "DELETE", url: `/api/reports/${signed.id}` });
     expect(refused.statusCode).toBe(409);

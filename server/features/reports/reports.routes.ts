@@ -1,4 +1,4 @@
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParam } from "../../../domain/contracts/common";
@@ -19,9 +19,12 @@ import {
 } from "../../../domain/contracts/reports";
 import type { AppDeps } from "../../app";
 import { assertCan, clinicContext, requireUser } from "../../platform/context";
+import { clockOf } from "../auth/reauth.routes";
+import { sessionReauthAt } from "../auth/reauth.service";
 import { generateReport } from "./report-generation.service";
 import { reportDiff, reportVersion, reportVersions } from "./report-history.service";
 import { ReportListMemo } from "./report-list-memo";
+import type { SigningClock } from "./report-signing";
 import {
   amendReport,
   deleteReport,
@@ -44,6 +47,12 @@ function sendJson(reply: FastifyReply, body: { bytes: Buffer; encoding: string }
 export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db } = deps.database;
   const memo = new ReportListMemo(deps.config.reportListMemoBytes);
+  const now = clockOf(deps);
+  // The session's re-authentication time, read fresh from the sessions table when a signature is asked for.
+  const signingClock = async (request: FastifyRequest): Promise<SigningClock> => ({
+    reauthAt: await sessionReauthAt(db, request.auth!.token),
+    now: now(),
+  });
   // Signed-out requests answer 401 before their body is validated (a 400 would tell them about the route).
   app.addHook("onRequest", async (request) => {
     requireUser(request);
@@ -87,13 +96,20 @@ export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   app.patch(
     "/api/reports/:id",
     { schema: { params: idParam, body: updateReportRequest, response: { 200: reportSchema } } },
-    async (request) => updateReport(db, clinicContext(request), request.params.id, request.body),
+    async (request) => {
+      const ctx = clinicContext(request);
+      const clock = request.body.finalize ? await signingClock(request) : { reauthAt: null, now: now() };
+      return updateReport(db, ctx, request.params.id, request.body, clock);
+    },
   );
 
   app.post(
     "/api/reports/:id/finalize",
     { schema: { params: idParam, body: finalizeReportRequest, response: { 200: reportSchema } } },
-    async (request) => finalizeReport(db, clinicContext(request), request.params.id, request.body),
+    async (request) => {
+      const ctx = clinicContext(request);
+      return finalizeReport(db, ctx, request.params.id, await signingClock(request), request.body);
+    },
   );
 
   app.post(

@@ -17,6 +17,7 @@ import { assertCan, type Ctx } from "../../platform/context";
 import { snapshotOf, toReportDto } from "./report-dto";
 import { parseSearch } from "./report-search";
 import { resolveSonographer } from "./report-sonographer";
+import { assertMaySign, type SigningAct, type SigningClock } from "./report-signing";
 import {
   findPhysician,
   findReport,
@@ -129,11 +130,12 @@ async function storeVersion(
   return versionNumber;
 }
 
-const signature = (ctx: Ctx) => ({
+const signature = (ctx: Ctx, act: SigningAct, clock: SigningClock) => ({
   isFinalized: true,
   isDraft: false,
-  finalizedAt: new Date(),
+  finalizedAt: new Date(clock.now),
   finalizedBy: ctx.user.id,
+  finalizedOnBehalf: act.onBehalf,
 });
 
 /**
@@ -165,8 +167,25 @@ async function checkDatesBeforeSigning(
   });
 }
 
-/** Edits a draft; a signed report changes only through amendment. finalize: true signs in the same save. */
-export async function updateReport(db: Db, ctx: Ctx, id: number, body: UpdateReportRequest): Promise<Report> {
+/** The audit entry of a signature names the signer and, when on behalf, the physician in the same words as the exports. */
+const signedDetails = (act: SigningAct, physicianId: number | null, version: number) => ({
+  version,
+  physicianId,
+  onBehalf: act.onBehalf,
+  signature: act.signatureLine,
+});
+
+/**
+ * Edits a draft; a signed report changes only through amendment. finalize: true signs in the same save,
+ * under the signing rule (judged on the report as this save leaves it, physician included).
+ */
+export async function updateReport(
+  db: Db,
+  ctx: Ctx,
+  id: number,
+  body: UpdateReportRequest,
+  clock: SigningClock,
+): Promise<Report> {
   assertCan(ctx, "report:write");
   if (body.finalize) assertCan(ctx, "report:finalize");
   return db.transaction(async (tx) => {
@@ -175,8 +194,10 @@ export async function updateReport(db: Db, ctx: Ctx, id: number, body: UpdateRep
     const changes = await changedFields(tx, ctx, row, body);
     const changed = Object.keys(changes);
     if (changed.length === 0 && !body.finalize) return loadReport(tx, ctx, id);
-    if (body.finalize) await checkDatesBeforeSigning(tx, ctx, { ...row, ...changes }, body.acknowledgeDateWarnings);
-    const values = { ...changes, ...(body.finalize ? signature(ctx) : {}) };
+    const physicianId = changes.physicianId !== undefined ? changes.physicianId : row.physicianId;
+    const act = body.finalize ? await assertMaySign(tx, ctx, physicianId, clock) : null;
+    if (act) await checkDatesBeforeSigning(tx, ctx, { ...row, ...changes }, body.acknowledgeDateWarnings);
+    const values = { ...changes, ...(act ? signature(ctx, act, clock) : {}) };
     await updateReportRow(tx, ctx.clinicId, id, values);
     const version = await storeVersion(tx, ctx, { ...row, ...values }, body.finalize ? "finalized" : "edited");
     if (changed.length > 0) {
@@ -188,32 +209,37 @@ export async function updateReport(db: Db, ctx: Ctx, id: number, body: UpdateRep
         details: { fields: changed, version },
       });
     }
-    if (body.finalize) {
+    if (act) {
       await recordAudit(tx, {
         ...audit(ctx),
         action: "report.finalized",
         entityType: "report",
         entityId: id,
-        details: { version },
+        details: signedDetails(act, physicianId, version),
       });
     }
     return loadReport(tx, ctx, id);
   });
 }
 
-/** The electronic signature: the signed state is stored as its own version and never changed after. */
+/**
+ * The electronic signature: the signed state is stored as its own version and never changed after. Only the
+ * physician's linked user signs (or staff on their behalf when the clinic allows it), after re-authentication.
+ */
 export async function finalizeReport(
   db: Db,
   ctx: Ctx,
   id: number,
+  clock: SigningClock,
   body: FinalizeReportRequest = null,
 ): Promise<Report> {
   assertCan(ctx, "report:finalize");
   return db.transaction(async (tx) => {
     const row = await lockLiveReport(tx, ctx, id);
     if (row.isFinalized) throw new AppError("CONFLICT", "This report is already finalized");
+    const act = await assertMaySign(tx, ctx, row.physicianId, clock);
     await checkDatesBeforeSigning(tx, ctx, row, body?.acknowledgeDateWarnings);
-    const values = signature(ctx);
+    const values = signature(ctx, act, clock);
     await updateReportRow(tx, ctx.clinicId, id, values);
     const version = await storeVersion(tx, ctx, { ...row, ...values }, "finalized");
     await recordAudit(tx, {
@@ -221,7 +247,7 @@ export async function finalizeReport(
       action: "report.finalized",
       entityType: "report",
       entityId: id,
-      details: { version },
+      details: signedDetails(act, row.physicianId, version),
     });
     return loadReport(tx, ctx, id);
   });

@@ -1,0 +1,54 @@
+import { eq } from "drizzle-orm";
+import { physicians, reports, users } from "../db/schema";
+import { hashPassword } from "../platform/passwords";
+import { as, type SignedIn, signIn, type TestApp } from "./test-app";
+
+// Signing needs the report physician's linked account and a fresh re-authentication (issue 26);
+// these helpers set that up for tests that are about something else.
+
+/** Makes the user the account that signs as this physician (a user signs as one physician at most). */
+export async function linkPhysician(t: TestApp, user: { userId: string }, physicianId: number): Promise<void> {
+  const db = t.deps.database.db;
+  await db.update(physicians).set({ userId: null }).where(eq(physicians.userId, user.userId));
+  await db.update(physicians).set({ userId: user.userId }).where(eq(physicians.id, physicianId));
+}
+
+/** POST /api/auth/reauth with the user's password; throws unless it succeeds. */
+export async function reauth(t: TestApp, user: SignedIn): Promise<void> {
+  const res = await as(t.app, user)({ method: "POST", url: "/api/auth/reauth", payload: { password: user.password } });
+  if (res.statusCode !== 200) throw new Error(`reauth failed: ${res.statusCode} ${res.body}`);
+}
+
+/** Links the report's physician to the user and re-authenticates: the user may then sign it. */
+export async function readyToSign(t: TestApp, user: SignedIn, reportId: number): Promise<void> {
+  const [row] = await t.deps.database.db
+    .select({ physicianId: reports.physicianId })
+    .from(reports)
+    .where(eq(reports.id, reportId));
+  if (!row?.physicianId) throw new Error(`report ${reportId} has no physician`);
+  await linkPhysician(t, user, row.physicianId);
+  await reauth(t, user);
+}
+
+/** A member of the clinic with the physician role, signed in, optionally linked to a physician. */
+export async function addPhysicianUser(
+  t: TestApp,
+  clinicId: number,
+  physicianId?: number,
+  name: { firstName: string; lastName: string } = { firstName: "Grace", lastName: "Hopper" },
+): Promise<SignedIn> {
+  const email = `doc-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@clinic.test`;
+  const password = "correct horse battery";
+  const userId = crypto.randomUUID();
+  await t.deps.database.db.insert(users).values({
+    id: userId,
+    email,
+    passwordHash: await hashPassword(password),
+    ...name,
+    clinicId,
+    role: "physician",
+  });
+  const signedIn = { ...(await signIn(t.app, email, password)), clinicId, userId };
+  if (physicianId !== undefined) await linkPhysician(t, signedIn, physicianId);
+  return signedIn;
+}
