@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
-import { expectAccessible, registerClinicViaApi, signIn } from "./support/fixtures";
+import { expectAccessible, PASSWORD, registerClinicViaApi, signIn } from "./support/fixtures";
 
 const worksheet = path.join(import.meta.dirname, "../fixtures/worksheets/ws-clean-000.png");
 
@@ -27,7 +27,11 @@ async function createPhysician(page: Page) {
 test("a report from upload to amended and signed again, with its history", async ({ page, request }) => {
   test.setTimeout(300_000);
   await signIn(page, await registerClinicViaApi(request));
-  await createPhysician(page);
+  const physician = await createPhysician(page);
+  // The admin is this physician: they link their own account, so they sign its reports (issue 26).
+  const me = (await (await page.request.get("/api/auth/user")).json()) as { id: string };
+  const linked = await page.request.patch(`/api/physicians/${physician.id}`, { data: { userId: me.id } });
+  expect(linked.status(), await linked.text()).toBe(200);
   const shortcut = await page.request.post("/api/text-shortcuts", {
     data: {
       title: "No stenosis",
@@ -87,9 +91,21 @@ test("a report from upload to amended and signed again, with its history", async
   await expect(page.getByText("Your changes have been saved successfully", { exact: true })).toBeVisible();
   await expect(preview.getByText("Edited impression from the preview.")).toBeVisible();
 
-  // Finalize in the preview: the signed notice appears and Edit becomes Amend.
+  // Finalize in the preview: the signing dialog shows what is signed and asks for the password again
+  // (signing in is not a re-authentication); then the signed notice appears and Edit becomes Amend.
   await page.getByLabel("Finalize Report").check();
+  const signDialog = page.getByRole("dialog", { name: "Sign this report" });
+  await expect(signDialog.getByText("Edited impression from the preview.")).toBeVisible();
+  await expect(signDialog.getByText("Signed by Ada Lovelace", { exact: true })).toBeVisible();
+  await signDialog.getByLabel("Password").fill("wrong password!");
+  await signDialog.getByRole("button", { name: "Sign report" }).click();
+  await expect(signDialog.getByText("That password is not correct")).toBeVisible();
+  await expectAccessible(page);
+  await page.screenshot({ path: "docs/screenshots/sign-dialog-desktop.png" });
+  await signDialog.getByLabel("Password").fill(PASSWORD);
+  await signDialog.getByRole("button", { name: "Sign report" }).click();
   await expect(page.getByText("Report has been electronically signed and finalized", { exact: true })).toBeVisible();
+  await expect(signDialog).toHaveCount(0);
   await expect(preview.getByText(/Electronically signed by Ada Lovelace on/)).toBeVisible();
   await expect(page.getByRole("button", { name: "Edit", exact: true })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Amend", exact: true })).toBeVisible();
@@ -155,6 +171,10 @@ test("a report from upload to amended and signed again, with its history", async
   await expectAccessible(page);
   await page.screenshot({ path: "docs/screenshots/reports-editor-desktop.png" });
   await editor.getByRole("button", { name: "Save Changes" }).click();
+  // Within 5 minutes of the last re-authentication, the dialog signs without asking again.
+  const signAgain = page.getByRole("dialog", { name: "Sign this report" });
+  await expect(signAgain.getByText(/You confirmed it is you recently/)).toBeVisible();
+  await signAgain.getByRole("button", { name: "Sign report" }).click();
   await expect(page.getByText("Report has been electronically signed and finalized", { exact: true })).toBeVisible();
   await expect(editor.getByText("This report is finalized. Finalized reports can only be amended.")).toBeVisible();
   await editor.getByRole("button", { name: "Close", exact: true }).click();
@@ -164,12 +184,14 @@ test("a report from upload to amended and signed again, with its history", async
   await page.getByRole("button", { name: `History of report #${reportId}` }).click();
   const history = page.getByRole("dialog", { name: `Report #${reportId} history` });
   const versions = history.getByRole("list", { name: "Versions" }).getByRole("listitem");
-  await expect(versions).toHaveCount(5);
+  // The editor saves the edits, then the signing dialog signs: an edited and a signed version.
+  await expect(versions).toHaveCount(6);
   await expect(versions.nth(0)).toContainText("Generated");
   await expect(versions.nth(2)).toContainText("Signed");
   await expect(versions.nth(3)).toContainText("Amended #1");
   await expect(versions.nth(3)).toContainText("Reason: Impression wording corrected after review");
-  await expect(versions.nth(4)).toContainText("Signed");
+  await expect(versions.nth(4)).toContainText("Edited");
+  await expect(versions.nth(5)).toContainText("Signed");
   await history.getByLabel("From version").selectOption("3");
   await history.getByLabel("To version").selectOption("4");
   await expect(history.getByText("Amended impression: right ICA reviewed.")).toBeVisible();

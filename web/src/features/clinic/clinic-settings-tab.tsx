@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { type ClinicRecord, clinicUpdate, criteriaSets } from "../../../../domain/contracts/clinic";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle, Spinner } from "../../components/ui/card";
-import { FieldError, Input, Label, Select, Textarea } from "../../components/ui/input";
+import { Checkbox, FieldError, Input, Label, Select, Textarea } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
 import { ApiError, apiJson, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
@@ -55,6 +55,7 @@ function ClinicInformationCard({ clinic, canManage }: { clinic: ClinicRecord; ca
       zipCode: clinic.zipCode ?? "",
       website: clinic.website ?? "",
       carotidCriteriaSet: clinic.carotidCriteriaSet,
+      allowSignOnBehalf: clinic.allowSignOnBehalf,
     },
   });
   const { errors } = form.formState;
@@ -140,6 +141,22 @@ function ClinicInformationCard({ clinic, canManage }: { clinic: ClinicRecord; ca
             </Select>
             <p id={`${ids}-criteria-source`} className="text-xs text-slate-700">
               Source: {chosenSet?.source ?? "not chosen"}
+            </p>
+          </div>
+          <div className="grid gap-1">
+            <div className="flex items-center gap-2">
+              <Checkbox
+                id={`${ids}-on-behalf`}
+                disabled={!canManage}
+                aria-describedby={`${ids}-on-behalf-note`}
+                {...form.register("allowSignOnBehalf")}
+              />
+              <Label htmlFor={`${ids}-on-behalf`}>Staff may sign reports on a physician's behalf</Label>
+            </div>
+            <p id={`${ids}-on-behalf-note`} className="pl-6 text-xs text-slate-700">
+              Off: only the physician's own account signs their reports. On: any staff member may sign after confirming
+              their password, and the report, its exports and the audit trail say "Signed by (name) on behalf of
+              (physician)".
             </p>
           </div>
           {canManage ? (

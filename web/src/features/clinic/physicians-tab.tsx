@@ -9,6 +9,7 @@ import { ConfirmDialog } from "../../components/ui/dialog";
 import { toast } from "../../components/ui/use-toast";
 import { apiJson, apiRequest, errorMessage } from "../../lib/api";
 import { physicianRetry, queryClient } from "../../lib/query-client";
+import { PhysicianAccount } from "./physician-account";
 import { PhysicianFormDialog, type PhysicianFormValues } from "./physician-form-dialog";
 import { uploadImage } from "./upload-image";
 
@@ -144,6 +145,7 @@ export function PhysiciansTab({ canManage }: { canManage: boolean }) {
                       <span className="text-sm text-slate-700">No signature</span>
                     )}
                   </div>
+                  <PhysicianAccount physician={p} physicians={physicians} canManage={canManage} />
                   {canManage ? (
                     <div className="mt-auto flex justify-end gap-2">
                       <EditButton name={p.name} onClick={() => openForm(p)} />

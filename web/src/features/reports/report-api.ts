@@ -1,5 +1,4 @@
 import { queryOptions, useMutation } from "@tanstack/react-query";
-import { useState } from "react";
 import {
   type AmendReportRequest,
   type EditableReportFields,
@@ -79,40 +78,16 @@ export function useReportMutations(onSaved?: (report: Report) => void) {
   const update = useMutation({
     mutationFn: ({ id, body }: { id: number; body: UpdateReportRequest }) =>
       apiJson<Report>("PATCH", `/api/reports/${id}`, body),
-    onSuccess: (report, { body }) => {
-      if (body.finalize) {
-        toast({
-          title: "Report Finalized",
-          description: "Report has been electronically signed and finalized",
-          variant: "success",
-        });
-      } else {
-        toast({
-          title: "Report Updated",
-          description: "Your changes have been saved successfully",
-          variant: "success",
-        });
-      }
-      onSaved?.(report);
-      void refreshReports();
-    },
-    onError: (error, { body }) =>
-      body.finalize
-        ? failed("Finalization Failed", "Failed to finalize report")(error)
-        : failed("Update Failed", "Failed to update report")(error),
-  });
-  const finalize = useMutation({
-    mutationFn: (id: number) => apiJson<Report>("POST", `/api/reports/${id}/finalize`),
     onSuccess: (report) => {
       toast({
-        title: "Report Finalized",
-        description: "Report has been electronically signed and finalized",
+        title: "Report Updated",
+        description: "Your changes have been saved successfully",
         variant: "success",
       });
       onSaved?.(report);
       void refreshReports();
     },
-    onError: failed("Finalization Failed", "Failed to finalize report"),
+    onError: failed("Update Failed", "Failed to update report"),
   });
   const amend = useMutation({
     mutationFn: ({ id, body }: { id: number; body: AmendReportRequest }) =>
@@ -134,15 +109,8 @@ export function useReportMutations(onSaved?: (report: Report) => void) {
     },
     onError: failed("Delete Failed", "Failed to delete report"),
   });
-  // Marked in the click itself: the mutation reports pending a tick later, and in between React would
-  // put a controlled Finalize checkbox back to unchecked.
-  const [finalizingId, setFinalizingId] = useState<number | null>(null);
-  const finalizeReport = (id: number) => {
-    setFinalizingId(id);
-    finalize.mutate(id, { onSettled: () => setFinalizingId(null) });
-  };
-  const isFinalizing = (id: number) => finalizingId === id || (finalize.isPending && finalize.variables === id);
-  return { update, finalize, finalizeReport, isFinalizing, amend, remove };
+  // Finalizing is not here: it is the signing dialog's act (sign-dialog.tsx), with its re-authentication.
+  return { update, amend, remove };
 }
 
 /** "15 Mar 2024" for a date-only value; no time zone shift (it is a calendar date). */

@@ -1,6 +1,7 @@
 import { BadgeCheck } from "lucide-react";
 import type { ClinicInfo } from "../../../../domain/contracts/clinic";
 import type { Report } from "../../../../domain/contracts/reports";
+import { signatureLine } from "../../../../domain/signing";
 import { formatDate, formatDateTime } from "./report-api";
 
 const DEFAULT_CLINIC_NAME = "Medical Clinic";
@@ -74,10 +75,17 @@ export function ReportDocument({ report, clinic }: { report: Report; clinic: Cli
       {report.isFinalized && report.finalizedAt ? (
         <p className="flex items-start gap-2 rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-950">
           <BadgeCheck className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-          <span>
-            Electronically signed{report.finalizedByName ? ` by ${report.finalizedByName}` : ""} on{" "}
-            {formatDateTime(report.finalizedAt)}
-          </span>
+          {report.finalizedOnBehalf && report.finalizedByName && report.physician ? (
+            <span>
+              {signatureLine(report.finalizedByName, report.physician.name, true)}, electronically, on{" "}
+              {formatDateTime(report.finalizedAt)}
+            </span>
+          ) : (
+            <span>
+              Electronically signed{report.finalizedByName ? ` by ${report.finalizedByName}` : ""} on{" "}
+              {formatDateTime(report.finalizedAt)}
+            </span>
+          )}
         </p>
       ) : null}
       {report.isAmended && report.amendedAt ? (

@@ -161,7 +161,7 @@ export function EditorForm({
               <Label htmlFor={`${id}-finalize`}>Finalize this report (will add electronic signature timestamp)</Label>
             </div>
             <p id={`${id}-finalize-note`} className="pl-6 text-sm text-slate-700">
-              The report will be electronically signed upon saving.
+              Saving then opens the signing dialog: you check what you sign and confirm it is you.
             </p>
             {finalize && datesNeedConfirmation ? (
               <div className="flex items-start gap-2 pl-6">

@@ -13,6 +13,7 @@ import { fieldsOf, REPORTS_KEY, useReportMutations } from "./report-api";
 import { EditorForm } from "./report-editor-form";
 import { DEFAULT_TEMPLATE_NAME, templateName, useTemplates } from "./report-exports";
 import { type EditorTarget, useEditorNavigation } from "./report-navigation";
+import { SignDialog } from "./sign-dialog";
 import { SonographerImpression } from "./sonographer-impression";
 import { UnsavedChangesDialog } from "./unsaved-changes-dialog";
 import { useFullscreen } from "./use-fullscreen";
@@ -48,6 +49,7 @@ export function ReportEditor({
   const [mode, exitFullscreen] = useFullscreen();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [amending, setAmending] = useState(false);
+  const [signing, setSigning] = useState<{ report: Report; datesAcknowledged: boolean } | null>(null);
   const { update, remove } = useReportMutations();
   const data = report.data;
   const { draft, dirty, change, discard } = useReportDraft(data, templates.data);
@@ -58,11 +60,14 @@ export function ReportEditor({
     if (!data || !draft) return;
     const templateId =
       draft.templateId === undefined ? {} : { templateId: draft.templateId ? Number(draft.templateId) : null };
+    // Finalizing is the signing dialog's act: the edits are saved first, then the dialog shows what is signed.
+    const signAfter = draft.finalize ? { datesAcknowledged: draft.acknowledgeDateWarnings === true } : null;
     update.mutate(
-      { id: data.id, body: { ...fieldsOf(draft.form), ...templateId, ...finalizeFields(draft) } },
+      { id: data.id, body: { ...fieldsOf(draft.form), ...templateId } },
       {
-        onSuccess: () => {
+        onSuccess: (saved) => {
           discard();
+          if (signAfter) setSigning({ report: saved, ...signAfter });
           then?.();
         },
         // The failure notice says why; the clinician stays with the edits.
@@ -149,6 +154,14 @@ export function ReportEditor({
         onConfirm={() => remove.mutate(target.reportId, { onSuccess: () => void nav.afterDelete() })}
       />
       <AmendDialog report={data ?? null} open={amending} onOpenChange={setAmending} />
+      {signing ? (
+        <SignDialog
+          report={signing.report}
+          datesAcknowledged={signing.datesAcknowledged}
+          open
+          onOpenChange={(open) => (open ? null : setSigning(null))}
+        />
+      ) : null}
       <UnsavedChangesDialog
         open={unsaved.asking}
         saving={update.isPending}
@@ -162,7 +175,3 @@ export function ReportEditor({
     </DialogPrimitive.Root>
   );
 }
-
-/** Finalize on save, with the clinician's confirmation of implausible dates when they gave it. */
-const finalizeFields = (draft: ReportDraft) =>
-  draft.finalize ? { finalize: true, ...(draft.acknowledgeDateWarnings ? { acknowledgeDateWarnings: true } : {}) } : {};

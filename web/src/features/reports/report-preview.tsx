@@ -9,6 +9,7 @@ import { fieldsOf, formOf, isFormChanged, type ReportForm, useReportMutations } 
 import { ReportDocument } from "./report-document";
 import { exportDocx, exportPdf, printReport, useClinicInfo, useTemplates } from "./report-exports";
 import { ReportFields } from "./report-fields";
+import { SignDialog } from "./sign-dialog";
 import { UnsavedChangesDialog } from "./unsaved-changes-dialog";
 import { useUnsavedGuard } from "./use-unsaved-guard";
 
@@ -51,10 +52,11 @@ export function ReportPreview({ report: value, onChange }: { report: unknown; on
   const form = report && editing?.id === report.id ? editing.form : null;
   const setForm = (next: ReportForm | null) => setEditing(report && next ? { id: report.id, form: next } : null);
   const [amending, setAmending] = useState(false);
-  const { update, finalizeReport, isFinalizing } = useReportMutations((saved) => {
+  const { update } = useReportMutations((saved) => {
     onChange(saved);
     setEditing(null);
   });
+  const [signing, setSigning] = useState(false);
   const dirty = Boolean(report && form && isFormChanged(form, report));
   // Cancel discards on purpose (the spec); leaving the page with unsaved edits asks first.
   const unsaved = useUnsavedGuard(dirty);
@@ -96,16 +98,14 @@ export function ReportPreview({ report: value, onChange }: { report: unknown; on
               <div className="flex items-center gap-2">
                 <Checkbox
                   id={`${id}-finalize`}
-                  checked={report.isFinalized || isFinalizing(report.id)}
-                  disabled={report.isFinalized || isFinalizing(report.id) || form !== null}
+                  checked={report.isFinalized || signing}
+                  disabled={report.isFinalized || signing || form !== null}
                   aria-describedby={report.isFinalized ? `${id}-finalized-note` : undefined}
                   onChange={(e) => {
-                    if (e.target.checked) finalizeReport(report.id);
+                    if (e.target.checked) setSigning(true);
                   }}
                 />
-                <Label htmlFor={`${id}-finalize`}>
-                  {isFinalizing(report.id) ? "Finalizing..." : "Finalize Report"}
-                </Label>
+                <Label htmlFor={`${id}-finalize`}>Finalize Report</Label>
                 {report.isFinalized ? (
                   <span id={`${id}-finalized-note`} className="text-sm text-slate-700">
                     (finalized reports can only be amended)
@@ -150,6 +150,7 @@ export function ReportPreview({ report: value, onChange }: { report: unknown; on
         )}
       </CardContent>
       <AmendDialog report={report} open={amending} onOpenChange={setAmending} onAmended={onChange} />
+      {report ? <SignDialog report={report} open={signing} onOpenChange={setSigning} onSigned={onChange} /> : null}
       <UnsavedChangesDialog
         open={unsaved.asking}
         saving={update.isPending}

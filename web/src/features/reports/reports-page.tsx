@@ -14,6 +14,7 @@ import { ReportCard } from "./report-card";
 import { DELETE_CONFIRMATION, ReportEditor } from "./report-editor";
 import { exportDocx, printReport, useClinicInfo, useTemplates } from "./report-exports";
 import { type EditorTarget, pageOfPosition } from "./report-navigation";
+import { SignDialog } from "./sign-dialog";
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -41,7 +42,8 @@ export function ReportsPage() {
   const [historyOf, setHistoryOf] = useState<number | null>(null);
   const templates = useTemplates();
   const clinic = useClinicInfo();
-  const { finalizeReport, isFinalizing, remove } = useReportMutations();
+  const { remove } = useReportMutations();
+  const [signing, setSigning] = useState<Report | null>(null);
 
   const list = useQuery({ ...reportPageQuery(search, page), placeholderData: keepPreviousData });
   const items = list.data?.items ?? [];
@@ -111,11 +113,11 @@ export function ReportsPage() {
                       setEditor({ search, position: (page - 1) * REPORTS_PAGE_SIZE + index, reportId: report.id }),
                     onPdf: () => printReport(report, templates.data, clinic.data),
                     onDocx: () => exportDocx(report, templates.data, "list"),
-                    onFinalize: () => finalizeReport(report.id),
+                    onFinalize: () => setSigning(report),
                     onAmend: () => setAmending(report),
                     onDelete: () => setDeleting(report),
                     onHistory: () => setHistoryOf(report.id),
-                    finalizing: isFinalizing(report.id),
+                    finalizing: signing?.id === report.id,
                   }}
                 />
               </li>
@@ -126,6 +128,7 @@ export function ReportsPage() {
       )}
 
       {editor ? <ReportEditor target={editor} onMove={setEditor} onClose={closeEditor} /> : null}
+      {signing ? <SignDialog report={signing} open onOpenChange={(open) => (open ? null : setSigning(null))} /> : null}
       <AmendDialog
         report={amending}
         open={amending !== null}

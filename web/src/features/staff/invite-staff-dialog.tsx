@@ -117,6 +117,7 @@ export function InviteStaffDialog() {
               onChange={(e) => setRole(e.target.value)}
             >
               <option value="sonographer">Sonographer</option>
+              <option value="physician">Physician (reads, edits and signs reports)</option>
               <option value="admin">Admin</option>
             </Select>
             <FieldError id="invite-role-error">{errors.role}</FieldError>

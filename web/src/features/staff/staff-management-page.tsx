@@ -3,6 +3,7 @@ import { Mail, Users } from "lucide-react";
 import { useState } from "react";
 import type { PendingInvitation } from "../../../../domain/contracts/invitations";
 import type { StaffMember } from "../../../../domain/contracts/staff";
+import { type Role, roleLabels } from "../../../../domain/permissions";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/dialog";
@@ -15,7 +16,7 @@ import { InviteStaffDialog } from "./invite-staff-dialog";
 const formatDate = (iso: string | null) =>
   iso ? new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" }) : "—";
 
-const roleLabel = (role: string) => (role === "admin" ? "Admin" : "Sonographer");
+const roleLabel = (role: string) => roleLabels[role as Role] ?? role;
 
 function Skeletons() {
   return (
