@@ -16,8 +16,8 @@ import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import { snapshotOf, toReportDto } from "./report-dto";
 import { parseSearch } from "./report-search";
-import { resolveSonographer } from "./report-sonographer";
 import { assertMaySign, type SigningAct, type SigningClock } from "./report-signing";
+import { resolveSonographer } from "./report-sonographer";
 import {
   findPhysician,
   findReport,
