@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../../domain/contracts/reports";
 import { auditEvents } from "../../db/schema";
+import { linkPhysician, reauth } from "../../test-support/signing";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { insertPhysician, insertWorksheet } from "./report-test-fixtures";
 
@@ -15,6 +16,9 @@ beforeAll(async () => {
   t = await createTestApp();
   owner = await registerClinic(t.app, "Dates Clinic");
   physicianId = (await insertPhysician(t, owner.clinicId)).id;
+  // The owner signs as this physician, re-authenticated (issue 26), so these tests reach the date check.
+  await linkPhysician(t, owner, physicianId);
+  await reauth(t, owner);
 });
 afterAll(() => t.close());
 
