@@ -119,6 +119,6 @@ describe("every fixture worksheet becomes a draft", () => {
     );
     // Until the OCR reads header fields (ocrResult.fields.indication is null on every sheet) there is nothing to check.
     if (read.length === 0) skip("the OCR does not read the indication yet: ocrResult.fields.indication is always null");
-    for (const r of read) expect(r.report?.indication, r.file).toBe(r.value);
+    for (const r of read) expect(r.report?.indication, r.file).toBe(r.value.trim());
   });
 });
