@@ -181,6 +181,11 @@ test("an admin updates the clinic information and uploads a logo", async ({ page
   expect(await clinicInfo.json()).toEqual({
     name: "Hillcrest Vascular Lab",
     logoUrl: expect.stringMatching(/^\/api\/files\/\d+$/),
+    address: "12 Harbor Road",
+    city: "Springfield",
+    state: "IL",
+    zipCode: null,
+    phone: "555-0100",
   });
 });
 
