@@ -21,7 +21,8 @@ export function StartSessionDialog({
   onClose: () => void;
   onStarted: (session: DigitalWorksheet) => void;
 }) {
-  const sonographers = useQuery<Sonographer[]>({ queryKey: ["/api/sonographers"] });
+  // Asked afresh each time the dialog opens: a sonographer added since (another screen, another admin) must be there.
+  const sonographers = useQuery<Sonographer[]>({ queryKey: ["/api/sonographers"], staleTime: 0 });
   const [patientName, setPatientName] = useState("");
   const [patientDob, setPatientDob] = useState("");
   const [examDate, setExamDate] = useState(today);
