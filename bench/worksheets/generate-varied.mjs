@@ -13,111 +13,34 @@
 // { indication, referringPhysician, mrn, sonographer, sex ("male"/"female"), comments }, null when the sheet has no
 // such field, and `form` (how the sheet was laid out). Same seed, fonts and package versions: same files.
 // Needs Debian's fonts (see /work/shared/worksheets/README.md); @napi-rs/canvas, sharp and pdfkit come with the repo.
+// The random generator, fonts, dates, measurement values, handwriting and photo effects are ../worksheet-kit/'s.
 
 import fs from "node:fs";
 import path from "node:path";
-import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
+import { createCanvas } from "@napi-rs/canvas";
 import PDFDocument from "pdfkit";
-import sharp from "sharp";
+import { parseArgs } from "../worksheet-kit/cli.mjs";
+import { formatDate, isoOf, randomDate } from "../worksheet-kit/dates.mjs";
+import { drawHand, drawPrintValue, H, W } from "../worksheet-kit/draw.mjs";
+import { HAND_FONTS, setFont } from "../worksheet-kit/fonts.mjs";
+import {
+  CAROTID_ROWS,
+  carotidValues,
+  TABLE_COLUMNS,
+  VENOUS_ROWS,
+  venousValues,
+} from "../worksheet-kit/measurements.mjs";
+import { FIRST as ORIGINAL_FIRST, LAST as ORIGINAL_LAST } from "../worksheet-kit/original-content.mjs";
+import { sheetImage } from "../worksheet-kit/photo.mjs";
+import { hashSeed, makeRng } from "../worksheet-kit/rng.mjs";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((acc, a, i, arr) => {
-    if (a.startsWith("--")) acc.push([a.slice(2), arr[i + 1] && !arr[i + 1].startsWith("--") ? arr[i + 1] : "true"]);
-    return acc;
-  }, []),
-);
+const args = parseArgs();
 const SEED = Number(args.seed ?? 101);
 const COUNT = Number(args.count ?? 40);
 const OUT = path.resolve(args.out ?? "varied");
 const PDF_EVERY = Number(args["pdf-every"] ?? 7);
 fs.mkdirSync(OUT, { recursive: true });
 
-function mulberry32(a) {
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function makeRng(seed) {
-  const r = mulberry32(seed);
-  return {
-    f: (a = 0, b = 1) => a + (b - a) * r(),
-    i: (a, b) => Math.floor(a + (b - a + 1) * r()),
-    pick: (arr) => arr[Math.floor(r() * arr.length)],
-    chance: (p) => r() < p,
-    gauss: () => {
-      let u = 0;
-      let v = 0;
-      while (u === 0) u = r();
-      while (v === 0) v = r();
-      return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-    },
-    shuffle: (arr) => {
-      const a = [...arr];
-      for (let i = a.length - 1; i > 0; i--) {
-        const j = Math.floor(r() * (i + 1));
-        [a[i], a[j]] = [a[j], a[i]];
-      }
-      return a;
-    },
-  };
-}
-function hashSeed(seed, i) {
-  let h = 2166136261 ^ seed;
-  for (const c of `varied:${seed}:${i}`) {
-    h ^= c.charCodeAt(0);
-    h = Math.imul(h, 16777619);
-  }
-  return h >>> 0;
-}
-
-const FONT_FILES = {
-  Sans: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-  SansBold: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-  Lib: "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-  LibBold: "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
-  Serif: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
-  SerifBold: "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
-  LibSerif: "/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf",
-  LibSerifBold: "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
-  Mono: "/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf",
-  HDkg: "/usr/share/fonts/truetype/fifthhorseman/dkg.ttf",
-  HBreip: "/usr/share/fonts/truetype/breip/Breip.ttf",
-  HRuf: "/usr/share/fonts/truetype/rufscript/Rufscript010.ttf",
-  HSteve: "/usr/share/fonts/truetype/sjfonts/SteveHand.ttf",
-  HDelphine: "/usr/share/fonts/truetype/sjfonts/Delphine.ttf",
-  HHumor: "/usr/share/fonts/truetype/humor-sans/Humor-Sans.ttf",
-  HKristi: "/usr/share/fonts/truetype/kristi/Kristi.ttf",
-  HDancing: "/usr/share/fonts/opentype/dancingscript/DancingScript-Regular.otf",
-  HTomson: "/usr/share/fonts/truetype/tomsontalks/TomsonTalks.ttf",
-  HBWConnect: "/usr/share/fonts/opentype/bwht/BecauseWeConnect-Regular.otf",
-  HBWMentor: "/usr/share/fonts/opentype/bwht/BecauseWeMentor-Regular.otf",
-  HBWOrganize: "/usr/share/fonts/opentype/bwht/BecauseWeOrganize-Regular.otf",
-};
-for (const [name, file] of Object.entries(FONT_FILES)) {
-  if (!fs.existsSync(file)) {
-    console.error(`missing font ${file} (see /work/shared/worksheets/README.md for the Debian packages)`);
-    process.exit(2);
-  }
-  GlobalFonts.registerFromPath(file, `wv${name}`);
-}
-const HAND_FONTS = [
-  { name: "HDkg", scale: 1.0 },
-  { name: "HBreip", scale: 1.1 },
-  { name: "HRuf", scale: 1.0 },
-  { name: "HSteve", scale: 0.95 },
-  { name: "HDelphine", scale: 1.35 },
-  { name: "HHumor", scale: 0.9 },
-  { name: "HKristi", scale: 1.4 },
-  { name: "HDancing", scale: 1.1 },
-  { name: "HTomson", scale: 1.05 },
-  { name: "HBWConnect", scale: 1.0 },
-  { name: "HBWMentor", scale: 1.05 },
-  { name: "HBWOrganize", scale: 1.05 },
-];
 const FORM_FONTS = [
   ["Sans", "SansBold"],
   ["Lib", "LibBold"],
@@ -126,126 +49,10 @@ const FORM_FONTS = [
 ];
 const PRINT_VALUE_FONTS = ["Sans", "Lib", "Mono", "Serif", "LibSerif"];
 
-const FIRST = [
-  "Margaret",
-  "John",
-  "Robert",
-  "Mary",
-  "Patricia",
-  "James",
-  "Linda",
-  "Michael",
-  "Barbara",
-  "William",
-  "Elizabeth",
-  "David",
-  "Susan",
-  "Richard",
-  "Jessica",
-  "Joseph",
-  "Sarah",
-  "Thomas",
-  "Karen",
-  "Charles",
-  "Nancy",
-  "Christopher",
-  "Lisa",
-  "Daniel",
-  "Betty",
-  "Matthew",
-  "Dorothy",
-  "Anthony",
-  "Sandra",
-  "Mark",
-  "Ashley",
-  "Donald",
-  "Kimberly",
-  "Steven",
-  "Donna",
-  "Paul",
-  "Emily",
-  "Andrew",
-  "Carol",
-  "Joshua",
-  "Michelle",
-  "Kenneth",
-  "Amanda",
-  "Kevin",
-  "Helen",
-  "Brian",
-  "Ruth",
-  "George",
-  "Sharon",
-  "Edward",
-  "Agnieszka",
-  "Ingrid",
-  "Rajesh",
-  "Mei",
-  "Olusegun",
-  "Siobhan",
-  "Henrik",
-  "Fatima",
-  "Giovanni",
-  "Yusuf",
-  "Eleanor",
-  "Graham",
-  "Priya",
-  "Hamish",
-  "Beatrice",
-];
-const LAST = [
-  "Smith",
-  "Johnson",
-  "Williams",
-  "Brown",
-  "Jones",
-  "Garcia",
-  "Miller",
-  "Davis",
-  "Rodriguez",
-  "Martinez",
-  "Hernandez",
-  "Lopez",
-  "Wilson",
-  "Anderson",
-  "Thomas",
-  "Taylor",
-  "Moore",
-  "Jackson",
-  "Martin",
-  "Lee",
-  "Thompson",
-  "White",
-  "Harris",
-  "Clark",
-  "Lewis",
-  "Robinson",
-  "Walker",
-  "Young",
-  "Allen",
-  "King",
-  "O'Brien",
-  "McDonald",
-  "Fitzgerald",
-  "Kowalski",
-  "Nguyen",
-  "Patel",
-  "Schneider",
-  "Rossi",
-  "Andersson",
-  "Okafor",
-  "Murphy",
-  "Campbell",
-  "Stewart",
-  "Morris",
-  "Smith-Jones",
-  "Baxter",
-  "Henderson",
-  "Gallagher",
-  "Whitfield",
-  "Sutherland",
-  "Nakamura",
-];
+// The original generator's names (worksheet-kit/original-content.mjs) with a few more; the order is part of the
+// output, so names are only ever appended (and "Van der Berg" dropped).
+const FIRST = [...ORIGINAL_FIRST, "Eleanor", "Graham", "Priya", "Hamish", "Beatrice"];
+const LAST = [...ORIGINAL_LAST.filter((n) => n !== "Van der Berg"), "Sutherland", "Nakamura"];
 const DOCTOR_SURNAMES = [
   "Chen",
   "Sullivan",
@@ -386,46 +193,6 @@ const DISTRACTORS = [
   ["Height:", (_doc, rng) => `${rng.i(150, 195)} cm`],
 ];
 
-const pad = (n) => String(n).padStart(2, "0");
-const isoOf = (y, m, d) => `${y}-${pad(m)}-${pad(d)}`;
-function randomDate(rng, y0, y1) {
-  const y = rng.i(y0, y1);
-  const m = rng.i(1, 12);
-  return { y, m, d: rng.i(1, new Date(Date.UTC(y, m, 0)).getUTCDate()) };
-}
-const EXAM_PIVOT = 26;
-function twoDigitOk(kind, y) {
-  const yy = y % 100;
-  const back = kind === "dob" ? (yy <= 30 ? 2000 + yy : 1900 + yy) : yy > EXAM_PIVOT ? 1900 + yy : 2000 + yy;
-  return back === y;
-}
-const DATE_FORMATS = ["dd/mm/yyyy", "dd.mm.yy", "dd-mm-yyyy", "yyyy-mm-dd", "dd.mm.yyyy", "d/m/yyyy", "dd/mm/yy"];
-function formatDate(rng, kind, { y, m, d }) {
-  let fmt = rng.pick(DATE_FORMATS);
-  if (fmt.endsWith("yy") && !fmt.endsWith("yyyy") && !twoDigitOk(kind, y)) fmt = fmt.replace(/yy$/, "yyyy");
-  const s = fmt
-    .replace("yyyy", String(y))
-    .replace(/yy$/, pad(y % 100))
-    .replace("dd", pad(d))
-    .replace(/\bd\b/, String(d))
-    .replace("mm", pad(m))
-    .replace(/\bm\b/, String(m));
-  return { text: s, format: fmt };
-}
-
-const CAROTID_ROWS = ["CCA Prox", "CCA Mid", "CCA Dist", "Bulb", "ICA Prox", "ICA Mid", "ICA Dist", "ECA", "VA"];
-const VENOUS_ROWS = [
-  "CFV",
-  "SFJ",
-  "GSV Prox Thigh",
-  "GSV Mid Thigh",
-  "GSV Knee",
-  "GSV Calf",
-  "FV",
-  "Pop V",
-  "SPJ",
-  "SSV",
-];
 const HEADS = {
   carotid: [
     ["Vessel", "Rt PSV cm/s", "Rt EDV cm/s", "Lt PSV cm/s", "Lt EDV cm/s"],
@@ -438,72 +205,6 @@ const HEADS = {
     ["Segment", "R Reflux s", "R Diameter mm", "L Reflux s", "L Diameter mm"],
   ],
 };
-function carotidValues(rng) {
-  const out = [];
-  const stenosedSide = rng.chance(0.5) ? rng.pick(["R", "L"]) : null;
-  for (const vessel of CAROTID_ROWS) {
-    for (const side of ["R", "L"]) {
-      if (rng.chance(0.08)) continue;
-      let psv = rng.i(45, 125);
-      let edv = rng.i(9, 32);
-      if (vessel === "VA") [psv, edv] = [rng.i(30, 70), rng.i(8, 22)];
-      if (vessel === "ECA") [psv, edv] = [rng.i(60, 160), rng.i(5, 20)];
-      if (stenosedSide === side && vessel === "ICA Prox") [psv, edv] = [rng.i(130, 460), rng.i(40, 160)];
-      out.push({ vessel, side, param: "PSV", value: psv, unit: "cm/s", written: String(psv) });
-      out.push({ vessel, side, param: "EDV", value: edv, unit: "cm/s", written: String(edv) });
-    }
-  }
-  return out;
-}
-function venousValues(rng) {
-  const out = [];
-  for (const vessel of VENOUS_ROWS) {
-    for (const side of ["R", "L"]) {
-      if (rng.chance(0.1)) continue;
-      const refl = rng.chance(0.35) ? rng.i(6, 45) / 10 : rng.i(0, 5) / 10;
-      const diam = rng.i(25, 120) / 10;
-      out.push({ vessel, side, param: "Reflux", value: refl, unit: "s", written: refl.toFixed(1) });
-      out.push({ vessel, side, param: "Diam", value: diam, unit: "mm", written: diam.toFixed(1) });
-    }
-  }
-  return out;
-}
-
-const W = 1654;
-const H = 2339;
-const setFont = (ctx, px, family) => {
-  ctx.font = `${Math.round(px)}px wv${family}`;
-};
-function drawHand(ctx, rng, text, x, y, style) {
-  const { font, size, color, slope } = style;
-  let cx = x;
-  const x0 = x;
-  let minY = y - size;
-  let maxY = y + size * 0.3;
-  for (const ch of text) {
-    const s = size * (1 + rng.gauss() * 0.04);
-    setFont(ctx, s, font);
-    const dy = rng.gauss() * size * 0.035 + (cx - x0) * slope;
-    ctx.save();
-    ctx.translate(cx, y + dy);
-    ctx.rotate(rng.gauss() * 0.03);
-    ctx.fillStyle = color;
-    ctx.globalAlpha = 0.82 + rng.f(0, 0.18);
-    ctx.fillText(ch, 0, 0);
-    ctx.restore();
-    cx += ctx.measureText(ch).width * (1 + rng.gauss() * 0.03) + (ch === " " ? size * 0.08 : size * 0.01);
-    minY = Math.min(minY, y + dy - size);
-    maxY = Math.max(maxY, y + dy + size * 0.3);
-  }
-  ctx.globalAlpha = 1;
-  return { x0, y0: minY, x1: cx, y1: maxY };
-}
-function drawPrint(ctx, text, x, y, style) {
-  setFont(ctx, style.size, style.font);
-  ctx.fillStyle = style.color;
-  ctx.fillText(text, x, y);
-  return { x0: x, y0: y - style.size, x1: x + ctx.measureText(text).width, y1: y + style.size * 0.3 };
-}
 
 /** The header's fields in the sheet's order, each [key, label, written value]. */
 function headerFields(rng, doc) {
@@ -544,7 +245,7 @@ function renderPage(rng, doc) {
         };
   const writeValue = (text, x, y, size) => {
     const st = valueStyle(size);
-    return st.kind === "print" ? drawPrint(ctx, text, x, y, st) : drawHand(ctx, rng, text, x, y, st);
+    return st.kind === "print" ? drawPrintValue(ctx, text, x, y, st) : drawHand(ctx, rng, text, x, y, st);
   };
   const jitter = (a, b) => (doc.level === "clean" ? 0 : rng.f(a, b));
 
@@ -640,20 +341,7 @@ function renderPage(rng, doc) {
   heads.forEach((h, i) => {
     ctx.fillText(h, colX[i] + 12, ty + 39);
   });
-  const params =
-    doc.template === "carotid"
-      ? [
-          ["R", "PSV"],
-          ["R", "EDV"],
-          ["L", "PSV"],
-          ["L", "EDV"],
-        ]
-      : [
-          ["R", "Reflux"],
-          ["R", "Diam"],
-          ["L", "Reflux"],
-          ["L", "Diam"],
-        ];
+  const params = TABLE_COLUMNS[doc.template];
   rowsT.forEach((vessel, ri) => {
     const ry = ty + trH * (ri + 1) + 41;
     setFont(ctx, 26, formFont);
@@ -683,60 +371,6 @@ function renderPage(rng, doc) {
   ctx.fillText("Signature: ______________________", M, H - 150);
   ctx.fillText(`Form ${doc.formCode}    Page 1 of 1`, M, H - 105);
   return { canvas, boxes };
-}
-
-async function photoEffects(rng, pngBuf) {
-  const angle = rng.f(1, 4) * (rng.chance(0.5) ? -1 : 1);
-  const desk = rng.pick([
-    { r: 96, g: 78, b: 60 },
-    { r: 60, g: 62, b: 70 },
-    { r: 170, g: 160, b: 140 },
-  ]);
-  const margin = Math.round(rng.f(40, 110));
-  const img = sharp(pngBuf)
-    .flatten({ background: "#ffffff" })
-    .extend({ top: margin, bottom: margin, left: margin, right: margin, background: desk })
-    .rotate(angle, { background: desk });
-  const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
-  const { width, height, channels } = info;
-  const gx = rng.f(-1, 1);
-  const gy = rng.f(-1, 1);
-  const gmin = rng.f(0.6, 0.8);
-  const warm = [rng.f(0.98, 1.0), rng.f(0.93, 0.98), rng.f(0.82, 0.92)];
-  const noiseSd = rng.f(4, 11);
-  const shadow = rng.chance(0.5) ? { x: rng.f(0.2, 0.8) * width, w: rng.f(80, 250), k: rng.f(0.15, 0.3) } : null;
-  const cxm = width / 2;
-  const cym = height / 2;
-  const rmax = Math.hypot(cxm, cym);
-  const out = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const u = (x / width - 0.5) * gx + (y / height - 0.5) * gy;
-      let L = gmin + (1 - gmin) * (0.5 + u * 0.5);
-      const r = Math.hypot(x - cxm, y - cym) / rmax;
-      L *= 1 - 0.25 * r * r;
-      if (shadow) {
-        const d = (x + 0.3 * y - shadow.x) / shadow.w;
-        L *= 1 - shadow.k * Math.exp(-d * d);
-      }
-      const iIn = (y * width + x) * channels;
-      const iOut = (y * width + x) * 3;
-      const n = rng.gauss() * noiseSd;
-      for (let c = 0; c < 3; c++) {
-        const v = data[iIn + c] * L * warm[c] + n;
-        out[iOut + c] = v < 0 ? 0 : v > 255 ? 255 : v;
-      }
-    }
-  }
-  const scale = rng.f(0.75, 1.0);
-  const quality = rng.i(35, 70);
-  const blur = rng.f(0.5, 1.3);
-  const jpg = await sharp(out, { raw: { width, height, channels: 3 } })
-    .resize(Math.round(width * scale))
-    .blur(blur)
-    .jpeg({ quality, chromaSubsampling: "4:2:0", mozjpeg: false })
-    .toBuffer();
-  return { buf: jpg, params: { angleDeg: +angle.toFixed(2), jpegQuality: quality, scale: +scale.toFixed(3) } };
 }
 
 function toPdf(imgBuf, widthPx, heightPx, dpi) {
@@ -771,7 +405,7 @@ function doctorName(rng) {
 const manifest = [];
 for (let i = 0; i < COUNT; i++) {
   const level = i < Math.ceil(COUNT / 2) ? "clean" : "noisy";
-  const rng = makeRng(hashSeed(SEED, i));
+  const rng = makeRng(hashSeed(SEED, i, "varied"));
   const template = rng.chance(0.55) ? "carotid" : "venous";
   const first = rng.pick(FIRST);
   const last = rng.pick(LAST);
@@ -884,23 +518,14 @@ for (let i = 0; i < COUNT; i++) {
   const { canvas, boxes } = renderPage(rng, doc);
   const png = canvas.toBuffer("image/png");
   const id = `ws-${level}-${String(i).padStart(3, "0")}`;
-  let file;
-  let imgBuf;
-  let photo = null;
-  let wPx = W;
-  let hPx = H;
-  if (level === "clean") {
-    file = `${id}.png`;
-    imgBuf = png;
-  } else {
-    const r = await photoEffects(rng, png);
-    file = `${id}.jpg`;
-    imgBuf = r.buf;
-    photo = r.params;
-    const meta = await sharp(imgBuf).metadata();
-    wPx = meta.width;
-    hPx = meta.height;
-  }
+  const shot = await sheetImage(rng, level, png, id, W, H);
+  const { file, imgBuf, wPx, hPx } = shot;
+  // this generator records fewer photo parameters than the original
+  const photo = shot.photo && {
+    angleDeg: shot.photo.angleDeg,
+    jpegQuality: shot.photo.jpegQuality,
+    scale: shot.photo.scale,
+  };
   fs.writeFileSync(path.join(OUT, file), imgBuf);
   let pdfFile = null;
   if (PDF_EVERY > 0 && i % PDF_EVERY === 0) {
