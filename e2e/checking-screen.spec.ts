@@ -6,7 +6,8 @@ import { seedReports } from "./support/reports";
 
 // The checking screen (issue 22 items 2 and 5) with a synthetic OCR result: the real worksheet image is uploaded,
 // and the OCR answer is replaced so that header fields, boxes and confidences are known exactly (the OCR itself
-// is tested in upload.spec.ts and server/ocr).
+// is tested in upload.spec.ts and server/ocr). Its screenshots stay in test-results/: the made-up boxes do not sit
+// on the sheet's cells, so they would misrepresent the screen in docs/ (upload.spec.ts takes those, with real OCR).
 
 const worksheetPng = path.resolve("fixtures/worksheets/ws-clean-000.png");
 
@@ -147,12 +148,12 @@ test("checking screen: header fields, worksheet beside the table, sheet order by
   await expect.poll(async () => (await image.boundingBox())!.width).toBeGreaterThan(before * 1.9);
   await expect(outline).toBeInViewport();
   await expectAccessible(page);
-  await page.screenshot({ path: "docs/screenshots/checking-desktop.png" });
+  await page.screenshot({ path: "test-results/checking-desktop.png" });
 
   // Tablet: the same two columns, nothing off screen sideways.
   await page.setViewportSize({ width: 1024, height: 768 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: "docs/screenshots/checking-tablet.png" });
+  await page.screenshot({ path: "test-results/checking-tablet.png" });
   await page.setViewportSize({ width: 1440, height: 900 });
 
   // Generate: the draft scrolls into view and takes focus, with the sonographer's impression beside it.
@@ -170,7 +171,7 @@ test("checking screen: header fields, worksheet beside the table, sheet order by
   const impression = page.getByRole("region", { name: "Sonographer's preliminary impression" });
   await expect(impression.getByRole("textbox")).toHaveValue("R ICA PSV 345 cm/s c/w 70-99% stenosis");
   await expectAccessible(page);
-  await page.screenshot({ path: "docs/screenshots/checking-generated-desktop.png" });
+  await page.screenshot({ path: "test-results/checking-generated-desktop.png" });
 });
 
 test("checking screen on a phone: the worksheet collapses above the table", async ({ page, request }) => {
@@ -196,7 +197,7 @@ test("checking screen on a phone: the worksheet collapses above the table", asyn
   await expect(page.getByTestId("selected-value-outline")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   await expectAccessible(page);
-  await page.screenshot({ path: "docs/screenshots/checking-phone.png", fullPage: true });
+  await page.screenshot({ path: "test-results/checking-phone.png", fullPage: true });
 });
 
 test("the editor's Export PDF prints the clinic's letterhead (name, address, phone) and the MRN", async ({
