@@ -111,3 +111,17 @@ describe("proposing reading zones on a blank form", () => {
     expect(anchors).not.toContain("vessel");
   });
 });
+
+describe("a filled worksheet uploaded as the blank form", () => {
+  it("gets no zones, so it is never used for reading", () => {
+    const { texts, rules } = form();
+    const filled = [...texts, text("Lisa Whitfield", 300, 296), text("02/03/1961", 300, 396)];
+    expect(proposeZones(filled, rules, { width: 1600, height: 2000 }).zones).toEqual([]);
+  });
+
+  it("keeps its zones when only one slot holds text (a clinic's pre-printed value)", () => {
+    const { texts, rules } = form();
+    const layout = proposeZones([...texts, text("Lisa Whitfield", 300, 296)], rules, { width: 1600, height: 2000 });
+    expect(layout.zones.length).toBeGreaterThan(0);
+  });
+});

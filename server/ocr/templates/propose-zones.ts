@@ -27,8 +27,26 @@ const middle = (b: Box) => b.y + b.height / 2;
  * An admin reviews them on the Templates screen.
  */
 export function proposeZones(texts: FormText[], rules: FormRules, size: { width: number; height: number }): FormLayout {
-  const zones: WorksheetZone[] = [...fieldZones(texts, rules, size.width), ...cellZones(texts, rules)];
+  const fields = fieldZones(texts, rules, size.width);
+  // A filled sheet uploaded as the "blank" form (a drawing template made from an example sheet): its patient slots
+  // already hold a patient's values, which would become anchors and misplace every zone. It gets no zones, so it is
+  // never used for reading; worksheets are then read by the general reader.
+  const zones: WorksheetZone[] = isFilledSheet(texts, fields) ? [] : [...fields, ...cellZones(texts, rules)];
   return { width: size.width, height: size.height, anchors: formAnchors(texts), zones };
+}
+
+const PATIENT_FIELDS: readonly OcrFieldName[] = ["patientName", "patientDob", "examDate"];
+
+/** Two or more of the patient slots already hold text: the form is a filled worksheet, not a blank one. */
+export function isFilledSheet(texts: FormText[], zones: WorksheetZone[]): boolean {
+  const holdsText = (z: WorksheetZone) =>
+    texts.some((t) => {
+      const cx = t.box.x + t.box.width / 2;
+      const cy = middle(t.box);
+      return cx > z.x && cx < z.x + z.width && cy > z.y && cy < z.y + z.height;
+    });
+  const filled = zones.filter((z) => z.kind === "field" && PATIENT_FIELDS.includes(z.field) && holdsText(z));
+  return filled.length >= 2;
 }
 
 /** Every printed text whose wording is unique on the form. */
