@@ -94,9 +94,9 @@ export function FormZonesEditor({
   if (!data.readable && data.zones.length === 0) {
     return (
       <p className="text-sm text-slate-800">
-        No reading zones were found on this form: it is a filled worksheet (its patient fields already hold values),
-        it has too little printed text to be recognised on a filled sheet, or it could not be analysed. Worksheets are
-        read without it. Upload a clear scan of the blank form to read worksheets by it.
+        No reading zones were found on this form: it is a filled worksheet (its patient fields already hold values), it
+        has too little printed text to be recognised on a filled sheet, or it could not be analysed. Worksheets are read
+        without it. Upload a clear scan of the blank form to read worksheets by it.
       </p>
     );
   }
