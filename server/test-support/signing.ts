@@ -37,7 +37,19 @@ export async function addPhysicianUser(
   physicianId?: number,
   name: { firstName: string; lastName: string } = { firstName: "Grace", lastName: "Hopper" },
 ): Promise<SignedIn> {
-  const email = `doc-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@clinic.test`;
+  const signedIn = await addClinicMember(t, clinicId, "physician", name);
+  if (physicianId !== undefined) await linkPhysician(t, signedIn, physicianId);
+  return signedIn;
+}
+
+/** Another member of the clinic with the given role, inserted directly and signed in. */
+export async function addClinicMember(
+  t: TestApp,
+  clinicId: number,
+  role: "physician" | "sonographer",
+  name: { firstName: string; lastName: string },
+): Promise<SignedIn> {
+  const email = `${role}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@clinic.test`;
   const password = "correct horse battery";
   const userId = crypto.randomUUID();
   await t.deps.database.db.insert(users).values({
@@ -46,9 +58,7 @@ export async function addPhysicianUser(
     passwordHash: await hashPassword(password),
     ...name,
     clinicId,
-    role: "physician",
+    role,
   });
-  const signedIn = { ...(await signIn(t.app, email, password)), clinicId, userId };
-  if (physicianId !== undefined) await linkPhysician(t, signedIn, physicianId);
-  return signedIn;
+  return { ...(await signIn(t.app, email, password)), clinicId, userId };
 }

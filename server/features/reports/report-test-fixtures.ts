@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { type OcrResult, unreadHeaderFields } from "../../../domain/contracts/ocr";
 import type { Report } from "../../../domain/contracts/reports";
-import { legendEntries, physicians, users, worksheets } from "../../db/schema";
-import { hashPassword } from "../../platform/passwords";
-import { as, type SignedIn, signIn, type TestApp } from "../../test-support/test-app";
+import { legendEntries, physicians, worksheets } from "../../db/schema";
+import { addClinicMember } from "../../test-support/signing";
+import { as, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { saveFile } from "../files/files.service";
 
 // Test data for the reports tests: rows inserted directly, so these tests do not depend on the OCR
@@ -115,20 +115,8 @@ export async function insertLegendEntry(
 }
 
 /** A second member of the clinic with the sonographer role, signed in. */
-export async function addSonographer(t: TestApp, clinicId: number): Promise<SignedIn> {
-  const email = `sono-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@clinic.test`;
-  const password = "correct horse battery";
-  const userId = crypto.randomUUID();
-  await t.deps.database.db.insert(users).values({
-    id: userId,
-    email,
-    passwordHash: await hashPassword(password),
-    firstName: "Sam",
-    lastName: "Sonographer",
-    clinicId,
-    role: "sonographer",
-  });
-  return { ...(await signIn(t.app, email, password)), clinicId, userId };
+export function addSonographer(t: TestApp, clinicId: number): Promise<SignedIn> {
+  return addClinicMember(t, clinicId, "sonographer", { firstName: "Sam", lastName: "Sonographer" });
 }
 
 /** Generates a report through the API from a fresh worksheet of the user's clinic. */
