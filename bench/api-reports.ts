@@ -110,6 +110,7 @@ async function serve(kind: "pglite" | "postgres", databaseUrl: string | undefine
   const { openDatabase } = await import("../server/db/client");
   const { FileStore } = await import("../server/platform/file-store");
   const { createLogger } = await import("../server/platform/logger");
+  const { outboxConfirmToken } = await import("../server/features/auth/registration.service");
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-bench-"));
   const database = await openDatabase({ databaseUrl: kind === "postgres" ? databaseUrl : undefined, dataDir });
@@ -130,7 +131,13 @@ async function serve(kind: "pglite" | "postgres", databaseUrl: string | undefine
     url: "/api/clinics/register",
     payload: { name: "Bench Clinic", email, adminFirstName: "Ben", adminLastName: "Ch", password },
   });
-  const { clinicId } = registered.json() as { clinicId: number };
+  if (registered.statusCode !== 202) throw new Error(`register: ${registered.statusCode} ${registered.body}`);
+  const confirmed = await app.inject({
+    method: "POST",
+    url: "/api/clinics/register/confirm",
+    payload: { token: await outboxConfirmToken(dataDir, email), password },
+  });
+  const { clinicId } = confirmed.json() as { clinicId: number };
   const login = await app.inject({ method: "POST", url: "/api/auth/login", payload: { email, password } });
   const sid = login.cookies.find((c) => c.name === "sid")!.value;
 

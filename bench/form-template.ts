@@ -15,26 +15,13 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { deserialize, serialize } from "node:v8";
 import sharp from "sharp";
-import type { OcrFieldName, OcrResult } from "../domain/contracts/ocr";
 import { loadWorksheetPages, shutdownOcr } from "../server/ocr/ocr-service";
 import type { ReadRegion } from "../server/ocr/read-region";
 import { assembleResult } from "../server/ocr/read-worksheet";
 import { recognizePage } from "../server/ocr/recognize-page";
 import { analyzeForm } from "../server/ocr/templates/analyze-form";
 import { applyTemplates } from "../server/ocr/templates/read-by-template";
-import { columnFromHeader, siteFromLabel } from "../server/ocr/worksheet-vocabulary";
-
-type Truth = {
-  id: string;
-  level: "clean" | "noisy";
-  files: { image: string };
-  patientNameTokens: string[];
-  patientDob: string;
-  examDate: string;
-  otherFields: { mrn: string; referrer: string; sonographer: string; indication: string; sex: string };
-  impression: string;
-  measurements: { vessel: string; side: "R" | "L"; param: string; value: number; unit: string }[];
-};
+import { expectedMeasurements, FIELDS, type Truth } from "./form-family/score";
 
 const { values: args } = parseArgs({
   options: {
@@ -59,38 +46,6 @@ async function readPage(dir: string, file: string): Promise<{ regions: ReadRegio
     await writeFile(cached, serialize(read));
   }
   return read;
-}
-
-const words = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim();
-const tokens = (name: string) => words(name).split(" ").filter(Boolean).sort().join(" ");
-const FIELDS: [OcrFieldName, (r: OcrResult, t: Truth) => boolean][] = [
-  ["patientName", (r, t) => tokens(r.fields.patientName.value ?? "") === tokens(t.patientNameTokens.join(" "))],
-  ["patientDob", (r, t) => r.fields.patientDob.value === t.patientDob],
-  ["examDate", (r, t) => r.fields.examDate.value === t.examDate],
-  ["mrn", (r, t) => (r.fields.mrn.value ?? "").toUpperCase() === t.otherFields.mrn.toUpperCase()],
-  ["referringPhysician", (r, t) => words(r.fields.referringPhysician.value ?? "") === words(t.otherFields.referrer)],
-  ["sonographer", (r, t) => words(r.fields.sonographer.value ?? "") === words(t.otherFields.sonographer)],
-  ["indication", (r, t) => words(r.fields.indication.value ?? "") === words(t.otherFields.indication)],
-  ["sex", (r, t) => r.fields.sex.value === (t.otherFields.sex === "M" ? "male" : "female")],
-  // Spaces in a handwritten line are the recogniser's weakest point; the words' letters are what is compared.
-  [
-    "comments",
-    (r, t) => words(r.fields.comments.value ?? "").replace(/ /g, "") === words(t.impression).replace(/ /g, ""),
-  ],
-];
-
-function expectedMeasurements(t: Truth): Set<string> {
-  return new Set(
-    t.measurements.map((m) => {
-      const column = columnFromHeader(`${m.side === "R" ? "Rt" : "Lt"} ${m.param} ${m.unit}`);
-      const value = column?.parameter === "REFLUX_MS" && m.unit === "s" ? Math.round(m.value * 1000) : m.value;
-      return `${siteFromLabel(m.vessel)}|${m.side === "R" ? "right" : "left"}|${column?.parameter}|${value}`;
-    }),
-  );
 }
 
 type Tally = {

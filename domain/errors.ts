@@ -9,6 +9,8 @@ export const errorStatus = {
   CONFLICT: 409,
   /** Signing needs a re-authentication within the last 5 minutes (POST /api/auth/reauth); spelled as issue 26 asks. */
   reauth_required: 428,
+  /** A report with a critical result is signed only once its communication is recorded (issue 26). */
+  critical_result_not_communicated: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

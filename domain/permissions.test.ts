@@ -11,8 +11,8 @@ describe("the permission table", () => {
   });
 
   it("keeps clinic and staff management for admins only", () => {
-    const adminOnly = all.filter((p) => !can("sonographer", p));
-    expect(adminOnly.sort()).toEqual(["clinic:manage", "staff:manage"]);
+    const adminOnly = all.filter((p) => !can("sonographer", p) && !can("physician", p));
+    expect(adminOnly.sort()).toEqual(["clinic:manage", "delivery:manage", "report:assign", "staff:manage"]);
   });
 
   it("lets a physician read, edit and sign reports and manage nothing else", () => {
@@ -21,13 +21,29 @@ describe("the permission table", () => {
       [
         "clinic:read",
         "report:amend",
+        "report:communicate-critical",
         "report:finalize",
         "report:read",
+        "report:sign-off",
+        "report:turnaround",
         "report:write",
         "template:read",
         "worksheet:read",
       ].sort(),
     );
+  });
+
+  it("keeps the sign-off worklist and the turnaround dashboard from sonographers (they do not sign)", () => {
+    for (const p of ["report:sign-off", "report:turnaround", "report:assign"] as const) {
+      expect(can("sonographer", p), p).toBe(false);
+    }
+  });
+
+  it("lets physicians and admins record a critical result's communication, not sonographers", () => {
+    expect(["admin", "physician", "sonographer"].filter((r) => can(r, "report:communicate-critical"))).toEqual([
+      "admin",
+      "physician",
+    ]);
   });
 
   it("gives an unknown or empty role nothing", () => {

@@ -21,12 +21,20 @@ export const permissions = {
   "report:write": all,
   "report:finalize": all,
   "report:amend": all,
+  // Telling the referring clinician a critical result is the interpreting physician's duty (or an admin's
+  // for the clinic); a sonographer tells the physician, who records the call (docs/permissions.md).
+  "report:communicate-critical": ["admin", "physician"],
   "report:delete": staff,
+  "report:sign-off": ["admin", "physician"],
+  "report:assign": ["admin"],
+  "report:turnaround": ["admin", "physician"],
   "template:read": all,
   "template:write": staff,
   "shortcut:write": staff,
   "legend:write": staff,
   "drawing:write": staff,
+  /** Where signed reports are sent (FHIR servers, MLLP listeners), and sending one again (issue 28). */
+  "delivery:manage": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissions;

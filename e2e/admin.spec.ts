@@ -13,6 +13,13 @@ test("the platform admin enrols two-factor sign-in and uses the four admin tabs"
   // Granted, but without two-factor sign-in the server refuses the admin calls.
   const refused = await page.request.get("/api/admin/system-stats");
   expect(refused.status()).toBe(403);
+  // The panel says why and where to turn it on, instead of "could not be loaded".
+  await page.getByRole("link", { name: "Admin Panel" }).click();
+  await expect(
+    page.getByRole("alert").getByText("Two-factor sign-in is required for platform administrators."),
+  ).toBeVisible();
+  await expect(page.getByRole("alert").getByText(/from the Account menu/)).toBeVisible();
+  await expectAccessible(page);
   const setup = await (await page.request.post("/api/auth/totp/setup")).json();
   const enabled = await page.request.post("/api/auth/totp/enable", {
     data: { code: await generate({ secret: setup.secret }) },

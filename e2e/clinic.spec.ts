@@ -161,6 +161,7 @@ test("an admin updates the clinic information and uploads a logo", async ({ page
   await info.getByLabel("Street Address").fill("12 Harbor Road");
   await info.getByLabel("Carotid criteria set").selectOption("carotid-sru-strict");
   await expect(info.getByText(/Source: Carotid: multicentre revalidation/)).toBeVisible();
+  await info.getByLabel("Report spelling").selectOption("en-GB");
   await info.getByRole("button", { name: "Save Clinic Information" }).click();
   await expect(toastText(page, "Clinic information updated successfully")).toBeVisible();
 
@@ -177,6 +178,7 @@ test("an admin updates the clinic information and uploads a logo", async ({ page
   await page.getByRole("tab", { name: "Settings" }).click();
   await expect(info.getByLabel("Phone Number")).toHaveValue("555-0100");
   await expect(info.getByLabel("Carotid criteria set")).toHaveValue("carotid-sru-strict");
+  await expect(info.getByLabel("Report spelling")).toHaveValue("en-GB");
   const clinicInfo = await page.request.get("/api/clinic/info");
   expect(await clinicInfo.json()).toEqual({
     name: "Hillcrest Vascular Lab",

@@ -3,6 +3,7 @@ import { DEMO_CLINIC, DEMO_WORKSHEETS } from "../server/demo/demo-content";
 import { type DemoSeedResult, seedDemo } from "../server/demo/seed-demo";
 import { fetchTransport } from "../server/demo/seed-http";
 import { signIn } from "./support/fixtures";
+import { registrationToken } from "./support/outbox";
 
 // The demo clinic seeded through the e2e server's HTTP API by the same code `npm run demo` runs in-process.
 // All twelve worksheets by default (about two minutes, mostly OCR), since the screenshot is the README's.
@@ -20,7 +21,7 @@ let seed: DemoSeedResult;
 
 test.beforeAll(async ({ baseURL }) => {
   test.setTimeout(quick ? 240_000 : 900_000);
-  seed = await seedDemo(fetchTransport(baseURL!), { worksheets: plan });
+  seed = await seedDemo(fetchTransport(baseURL!), { worksheets: plan, registrationToken });
 });
 
 test("the demo clinic's reports screen, and every demo account signs in", async ({ page, browser }, testInfo) => {

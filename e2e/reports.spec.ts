@@ -68,6 +68,18 @@ test("a report from upload to amended and signed again, with its history", async
   await expectAccessible(page);
   await page.screenshot({ path: "docs/screenshots/reports-upload-with-report-desktop.png", fullPage: true });
 
+  // The sheet's right ICA (345 cm/s) is a critical result (issue 26): the banner names it and its rule, and its
+  // call is recorded from the preview before anyone signs.
+  const critical = page.getByRole("region", { name: "Critical result: communicate before signing" });
+  await expect(critical.getByText("Right internal carotid artery: 70-99% stenosis")).toBeVisible();
+  await critical.getByRole("button", { name: "Record communication" }).click();
+  const record = page.getByRole("dialog", { name: "Record the communication" });
+  await record.getByLabel("Communicated to").fill("Dr S. Gupta, referring physician");
+  await record.getByLabel("Phone").check();
+  await record.getByLabel("Yes, read back").check();
+  await record.getByRole("button", { name: "Record communication" }).click();
+  await expect(page.getByRole("region", { name: "Critical result communicated" })).toBeVisible();
+
   // Edit in the preview, save.
   await page.getByRole("button", { name: "Edit", exact: true }).click();
   const editForm = page.getByRole("form", { name: "Edit report" });

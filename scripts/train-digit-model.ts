@@ -1,6 +1,7 @@
 /**
- * Trains the handwritten digit classifier that reads table cells beside PP-OCR (server/ocr/digit-classifier.ts) and
- * writes it as ONNX to server/ocr/models/digit-mlp.onnx.
+ * Trains the first handwritten digit classifier (decision 014), a perceptron, and writes it as ONNX to
+ * server/ocr/models/digit-mlp.onnx. The reader now uses the convolutional network of scripts/train-digit-cnn.ts
+ * (decision 017); this trainer stays to reproduce decision 014's figures and as the baseline the CNN is compared to.
  *
  *   npx tsx scripts/train-digit-model.ts [--epochs 8] [--out server/ocr/models/digit-mlp.onnx]
  *
@@ -12,12 +13,11 @@
  * mini-batch SGD and momentum; every random choice comes from one seeded generator, so the same inputs give the same
  * model (on the same Node version: float order is fixed).
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
 import onnxProto from "onnx-proto";
-import { mnistDigits } from "../bench/handwriting/mnist-split.mjs";
-import { GLYPH_SIZE, type InkMap, normalizeGlyph } from "../server/ocr/digit-glyph";
+import { GLYPH_SIZE, normalizeGlyph } from "../server/ocr/digit-glyph";
+import { fontSources, mnistSources, type Source, trainingRandom } from "./digit-training-data";
 
 const { values: args } = parseArgs({
   options: {
@@ -30,141 +30,7 @@ const INPUT = GLYPH_SIZE * GLYPH_SIZE;
 const HIDDEN = 192;
 const CLASSES = 10;
 
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = mulberry32(Number(args.seed));
-const uniform = (a: number, b: number) => a + (b - a) * random();
-const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-
-const FONTS = [
-  "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-  "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
-  "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-  "/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf",
-  "/usr/share/fonts/truetype/fifthhorseman/dkg.ttf",
-  "/usr/share/fonts/truetype/breip/Breip.ttf",
-  "/usr/share/fonts/truetype/rufscript/Rufscript010.ttf",
-  "/usr/share/fonts/truetype/sjfonts/SteveHand.ttf",
-  "/usr/share/fonts/truetype/sjfonts/Delphine.ttf",
-  "/usr/share/fonts/truetype/humor-sans/Humor-Sans.ttf",
-  "/usr/share/fonts/truetype/kristi/Kristi.ttf",
-  "/usr/share/fonts/opentype/dancingscript/DancingScript-Regular.otf",
-  "/usr/share/fonts/truetype/tomsontalks/TomsonTalks.ttf",
-  "/usr/share/fonts/opentype/bwht/BecauseWeConnect-Regular.otf",
-  "/usr/share/fonts/opentype/bwht/BecauseWeMentor-Regular.otf",
-  "/usr/share/fonts/opentype/bwht/BecauseWeOrganize-Regular.otf",
-];
-
-/** A source glyph before augmentation: an ink map and its digit. */
-type Source = { map: InkMap; label: number };
-
-function mnistSources(part: "train" | "test"): Source[] {
-  const out: Source[] = [];
-  for (let d = 0; d < 10; d++)
-    for (const px of mnistDigits(d, part))
-      out.push({ map: { width: 28, height: 28, ink: Float32Array.from(px) }, label: d });
-  return out;
-}
-
-function fontSources(): Source[] {
-  const out: Source[] = [];
-  const canvas = createCanvas(96, 96);
-  const ctx = canvas.getContext("2d");
-  FONTS.forEach((file, f) => {
-    if (!existsSync(file)) throw new Error(`missing font ${file} (see /work/shared/worksheets/README.md)`);
-    GlobalFonts.registerFromPath(file, `train${f}`);
-    for (let d = 0; d < 10; d++) {
-      ctx.clearRect(0, 0, 96, 96);
-      ctx.font = `56px train${f}`;
-      ctx.fillStyle = "#000";
-      ctx.fillText(String(d), 20, 70);
-      const { data } = ctx.getImageData(0, 0, 96, 96);
-      const ink = new Float32Array(96 * 96);
-      for (let i = 0; i < ink.length; i++) ink[i] = data[i * 4 + 3]! / 255;
-      out.push({ map: { width: 96, height: 96, ink }, label: d });
-    }
-  });
-  return out;
-}
-
-/** A random warp (rotation, scale, shear, aspect), stroke weight (grow or thin) and blur, then MNIST's framing. */
-function augment(src: InkMap): Float32Array {
-  const S = 48;
-  const ink = new Float32Array(S * S);
-  const rot = gauss() * 0.12;
-  const shear = uniform(-0.3, 0.25);
-  const sx = uniform(0.75, 1.15);
-  const sy = uniform(0.9, 1.1);
-  const c = Math.cos(rot);
-  const s = Math.sin(rot);
-  const k = Math.max(src.width, src.height) / (S * 0.8);
-  for (let y = 0; y < S; y++)
-    for (let x = 0; x < S; x++) {
-      const u = (x - S / 2) * k;
-      const v = (y - S / 2) * k;
-      // inverse of scale * shear * rotation, close enough for small angles
-      const ru = (c * u + s * v) / sx - (shear * v) / sy;
-      const rv = (-s * u + c * v) / sy;
-      const px = ru + src.width / 2;
-      const py = rv + src.height / 2;
-      const xi = Math.floor(px);
-      const yi = Math.floor(py);
-      if (xi < 0 || yi < 0 || xi >= src.width - 1 || yi >= src.height - 1) continue;
-      const fx = px - xi;
-      const fy = py - yi;
-      const at = (a: number, b: number) => src.ink[b * src.width + a]!;
-      ink[y * S + x] =
-        at(xi, yi) * (1 - fx) * (1 - fy) +
-        at(xi + 1, yi) * fx * (1 - fy) +
-        at(xi, yi + 1) * (1 - fx) * fy +
-        at(xi + 1, yi + 1) * fx * fy;
-    }
-  let map: InkMap = { width: S, height: S, ink };
-  const weight = random();
-  if (weight < 0.3) map = morph(map, Math.max);
-  else if (weight > 0.8) map = morph(map, Math.min);
-  if (random() < 0.5) map = blur(map);
-  return normalizeGlyph(map);
-}
-
-function morph(map: InkMap, pick: (...v: number[]) => number): InkMap {
-  const { width: w, height: h, ink } = map;
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const at = (a: number, b: number) => ink[Math.min(h - 1, Math.max(0, b)) * w + Math.min(w - 1, Math.max(0, a))]!;
-      out[y * w + x] = pick(at(x, y), at(x - 1, y), at(x + 1, y), at(x, y - 1), at(x, y + 1));
-    }
-  return { width: w, height: h, ink: out };
-}
-
-function blur(map: InkMap): InkMap {
-  const { width: w, height: h, ink } = map;
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      let sum = 0;
-      let n = 0;
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1; dx <= 1; dx++) {
-          const a = x + dx;
-          const b = y + dy;
-          if (a < 0 || b < 0 || a >= w || b >= h) continue;
-          const wt = dx === 0 && dy === 0 ? 4 : dx === 0 || dy === 0 ? 2 : 1;
-          sum += ink[b * w + a]! * wt;
-          n += wt;
-        }
-      out[y * w + x] = sum / n;
-    }
-  return { width: w, height: h, ink: out };
-}
+const { random, gauss, augment } = trainingRandom(Number(args.seed));
 
 /** The network: W1 (HIDDEN x INPUT), b1, W2 (CLASSES x HIDDEN), b2. */
 type Net = { w1: Float32Array; b1: Float32Array; w2: Float32Array; b2: Float32Array };

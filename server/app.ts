@@ -14,14 +14,17 @@ import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { adminRoutes } from "./features/admin/admin.routes";
 import { authRoutes } from "./features/auth/auth.routes";
+import { LocalDraftKeys } from "./features/auth/local-draft-key";
 import { reauthRoutes } from "./features/auth/reauth.routes";
 import { clinicRoutes } from "./features/clinic/clinic.routes";
+import { deliveryRoutes } from "./features/delivery/delivery.routes";
 import { drawingsRoutes } from "./features/drawings/drawings.routes";
 import { exportsRoutes } from "./features/exports/exports.routes";
 import { filesRoutes } from "./features/files/files.routes";
 import { invitationsRoutes } from "./features/invitations/invitations.routes";
 import { physiciansRoutes } from "./features/physicians/physicians.routes";
 import { reportsRoutes } from "./features/reports/reports.routes";
+import { signOffRoutes } from "./features/reports/sign-off.routes";
 import { sonographersRoutes } from "./features/sonographers/sonographers.routes";
 import { staffRoutes } from "./features/staff/staff.routes";
 import { templatesRoutes } from "./features/templates/templates.routes";
@@ -31,6 +34,7 @@ import { authPlugin } from "./platform/auth-plugin";
 import { installErrorHandler } from "./platform/error-handler";
 import type { FileStore } from "./platform/file-store";
 import { createLogger } from "./platform/logger";
+import { createMailer, type Mailer } from "./platform/mailer";
 import { bearerMatches, installNoStore } from "./platform/no-store";
 import { RequestMetrics } from "./platform/request-metrics";
 import { installSameOriginGuard } from "./platform/same-origin";
@@ -42,8 +46,12 @@ export type AppDeps = {
   fileStore: FileStore;
   metrics: RequestMetrics;
   logger: Logger;
+  /** Sends e-mail by SMTP_URL, or files it in DATA_DIR/outbox for the operator (decision 018). */
+  mailer: Mailer;
   /** Built client directory; null serves no client (API-only tests). */
   webRoot: string | null;
+  /** Keys for the unsaved edits the client keeps encrypted in the browser. */
+  localDraftKeys: LocalDraftKeys;
   /** The clock signing judges re-authentication by (ms since epoch); tests inject one. Defaults to Date.now. */
   clock?: () => number;
   /** Test-only: sees every route as it is added (the cross-tenant matrix collects :id routes with it). */
@@ -55,9 +63,12 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 const defaultWebRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "web");
 
 export function defaultDeps(partial: Pick<AppDeps, "config" | "database" | "fileStore"> & Partial<AppDeps>): AppDeps {
+  const logger = partial.logger ?? createLogger(partial.config.logLevel);
   return {
     metrics: new RequestMetrics(),
-    logger: createLogger(partial.config.logLevel),
+    logger,
+    mailer: createMailer(partial.config, logger),
+    localDraftKeys: LocalDraftKeys.ephemeral(),
     webRoot: fs.existsSync(path.join(defaultWebRoot, "index.html")) ? defaultWebRoot : null,
     ...partial,
   };
@@ -126,6 +137,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(drawingsRoutes, deps);
   await app.register(trainingRoutes, deps);
   await app.register(reportsRoutes, deps);
+  await app.register(signOffRoutes, deps);
+  await app.register(deliveryRoutes, deps);
 
   // Per-route counts and timings are for the operator: only with METRICS_TOKEN, and then only with it.
   const metricsToken = deps.config.metricsToken;

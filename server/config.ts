@@ -48,6 +48,8 @@ const envSchema = z.object({
     .string()
     .regex(/^[0-9a-f]{64}$/i, "must be 64 hexadecimal characters (32 bytes)")
     .optional(),
+  /** Where the signed daily audit checkpoints go; default DATA_DIR/secrets/audit-checkpoints. */
+  AUDIT_CHECKPOINT_DIR: z.string().optional(),
   SESSION_IDLE_MINUTES: duration(30),
   SESSION_MAX_HOURS: duration(12),
   OIDC_ISSUER_URL: optionalUrl,
@@ -66,6 +68,11 @@ const envSchema = z.object({
   REGISTRATIONS_PER_HOUR: z.coerce.number().int().positive().default(10),
   /** Memory for remembered report-list answers, per server process; 0 turns the memo off. */
   REPORT_LIST_MEMO_MB: z.coerce.number().nonnegative().default(64),
+  /** Delivery of signed reports (issue 28): destinations on this machine (127.0.0.1, ::1) are refused unless true. */
+  DELIVERY_ALLOW_LOOPBACK: z.enum(["true", "false"]).default("false"),
+  /** First retry after this many seconds, doubling per attempt (at most an hour), up to DELIVERY_MAX_ATTEMPTS. */
+  DELIVERY_RETRY_SECONDS: z.coerce.number().positive().default(30),
+  DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Unit prices for the admin cost projection, US dollars. */
   COST_DB_PER_GB_MONTH: z.coerce.number().nonnegative().default(0.25),
@@ -88,6 +95,8 @@ export type Config = {
   fileEncryptionKey: string | undefined;
   /** HMAC key of the audit chain; generated into DATA_DIR/secrets/audit-key when not given. */
   auditKey: string | undefined;
+  /** Signed daily checkpoints of the audit chain, apart from the database (audit-checkpoints.ts). */
+  auditCheckpointDir: string;
   session: { idleMinutes: number; maxHours: number };
   oidc: { issuerUrl: string; clientId: string; clientSecret: string } | null;
   llm: { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | null;
@@ -96,6 +105,8 @@ export type Config = {
   registrationsPerHour: number;
   reportListMemoBytes: number;
   costs: { dbPerGbMonth: number; storagePerGbMonth: number; aiPerReport: number; alertMonthlyUsd: number };
+  /** Sending signed reports to clinics' FHIR servers and MLLP listeners (issue 28). */
+  delivery: { allowLoopback: boolean; retryBaseMs: number; maxAttempts: number };
 };
 
 export class ConfigError extends Error {}
@@ -129,6 +140,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             "PLATFORM_ADMIN_EMAILS is ignored: an e-mail address alone no longer makes a platform administrator. Grant the role on the server with `npm run admin:grant -- EMAIL`.",
           ]
         : []),
+      ...(e.SMTP_URL && !e.PUBLIC_URL
+        ? [
+            "SMTP_URL is set without PUBLIC_URL: links in e-mails follow the Host header of the request that caused them. Set PUBLIC_URL to this server's address.",
+          ]
+        : []),
       ...(e.SESSION_SECRET
         ? ["SESSION_SECRET is not used (session ids are random and stored hashed): remove it from the environment."]
         : []),
@@ -136,6 +152,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     fileEncryptionKey: e.FILE_ENCRYPTION_KEY,
     auditKey: e.AUDIT_KEY,
+    auditCheckpointDir: e.AUDIT_CHECKPOINT_DIR
+      ? path.resolve(e.AUDIT_CHECKPOINT_DIR)
+      : path.join(path.resolve(e.DATA_DIR), "secrets", "audit-checkpoints"),
     session: { idleMinutes: e.SESSION_IDLE_MINUTES, maxHours: e.SESSION_MAX_HOURS },
     oidc:
       e.OIDC_ISSUER_URL && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
@@ -147,6 +166,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,
     logLevel: e.LOG_LEVEL,
+    delivery: {
+      allowLoopback: e.DELIVERY_ALLOW_LOOPBACK === "true",
+      retryBaseMs: Math.round(e.DELIVERY_RETRY_SECONDS * 1000),
+      maxAttempts: e.DELIVERY_MAX_ATTEMPTS,
+    },
     registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
     reportListMemoBytes: Math.round(e.REPORT_LIST_MEMO_MB * 1024 * 1024),
     costs: {

@@ -4,11 +4,14 @@ import type { FastifyInstance } from "fastify";
 import { type AppDeps, buildApp, defaultDeps } from "./app";
 import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
+import { LocalDraftKeys } from "./features/auth/local-draft-key";
+import { DeliveryWorker } from "./features/delivery/delivery-worker";
 import { sweepUnreferencedFiles } from "./features/files/files.service";
 import { failInterruptedOcr } from "./features/worksheets/worksheets.service";
 import { shutdownOcr } from "./ocr/ocr-service";
 import { onAuditRecorded, setAuditKey } from "./platform/audit";
-import { AuditAnchor } from "./platform/audit-anchor";
+import { AuditAnchor, takeDailyCheckpoint } from "./platform/audit-anchor";
+import { scheduleDailyCheckpoints } from "./platform/audit-checkpoints";
 import { FileStore } from "./platform/file-store";
 import { loadSecrets } from "./platform/secrets";
 
@@ -25,22 +28,38 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await failInterruptedOcr(database.db);
   const fileStore = new FileStore(path.join(config.dataDir, "files"), secrets.fileKey);
-  const deps = defaultDeps({ config, database, fileStore });
+  const localDraftKeys = LocalDraftKeys.fromFileKey(secrets.fileKey);
+  const deps = defaultDeps({ config, database, fileStore, localDraftKeys });
   const anchor = await AuditAnchor.open(database.db, config.dataDir, secrets.auditKey, (reason) =>
     deps.logger.error({ reason }, "the audit chain does not verify; its head anchor is not moved"),
   );
   const stopAnchoring = onAuditRecorded(() => anchor.schedule());
+  const stopCheckpoints = scheduleDailyCheckpoints({
+    dir: config.auditCheckpointDir,
+    take: () => takeDailyCheckpoint(anchor, config.auditCheckpointDir, secrets.auditKey, deps.logger),
+  });
   // The embedded database's directory lock means no other instance can be mid-upload, so every unreferenced
   // file is a leftover; a shared PostgreSQL may have uploads in flight elsewhere, so only old ones go.
   const swept = await sweepUnreferencedFiles(database.db, fileStore, config.databaseUrl ? 3_600_000 : 0);
   if (swept > 0) deps.logger.info({ swept }, "removed files left by interrupted uploads");
   const app = await buildApp(deps);
+  // Signed reports to the clinics' FHIR servers and MLLP listeners (issue 28): a loop over a durable table.
+  const deliveries = new DeliveryWorker({
+    db: database.db,
+    fileStore,
+    logger: deps.logger,
+    delivery: config.delivery,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  });
+  deliveries.start();
   return {
     app,
     deps,
     async close() {
+      await deliveries.stop();
       await app.close();
       stopAnchoring();
+      stopCheckpoints();
       await anchor.close();
       await shutdownOcr();
       await database.close();

@@ -4,6 +4,8 @@
 //   --form-seed N   every sheet uses ONE clinic form: template, layout, clinic, label wordings, font and revision
 //                   come from N, values and photo effects still vary per sheet (from --seed)
 //   --blank         also writes blank.png: that form printed with no values, as a clinic would scan it
+//   --wordings novel  the form words every label in a way the reader's lexicon does not know ("Client:", "Natal
+//                   day:", "Sent by:"...): a form new to the reader, for learning from corrections (issue 23 item 4)
 // PDFs are not written (--pdf-every defaults to 0 here; pdf-lib is not a project dependency).
 //
 // Synthetic vascular-ultrasound worksheet generator with ground truth.
@@ -41,6 +43,19 @@ const OUT = path.resolve(args.out ?? "corpus");
 const PDF_EVERY = Number(args["pdf-every"] ?? 0);
 const FORM_SEED = args["form-seed"] === undefined ? null : Number(args["form-seed"]);
 const BLANK = args.blank === "true";
+/** Label wordings no lexicon of the reader holds (checked against server/ocr/field-labels.ts when chosen). */
+const NOVEL_LABELS = {
+  name: "Client:",
+  dob: "Natal day:",
+  exam: "Visit on:",
+  mrn: "File no.:",
+  ref: "Sent by:",
+  sono: "Imaged by:",
+  ind: "Query:",
+  sex: "Male/Female:",
+  comments: "Observations:",
+};
+const NOVEL = args.wordings === "novel";
 fs.mkdirSync(OUT, { recursive: true });
 
 // ---------------------------------------------------------------- PDF (only with --pdf-every; pdf-lib is loaded then)
@@ -67,7 +82,9 @@ function clinicForm() {
     template: rng.chance(0.55) ? "carotid" : "venous",
     layout: rng.pick(["A", "B"]),
     clinic: rng.pick(CLINICS),
-    labels: { name: rng.pick(LABELS.name), dob: rng.pick(LABELS.dob), exam: rng.pick(LABELS.exam) },
+    labels: NOVEL
+      ? NOVEL_LABELS
+      : { name: rng.pick(LABELS.name), dob: rng.pick(LABELS.dob), exam: rng.pick(LABELS.exam) },
     formRev: rng.i(1, 9),
     formFont: rng.pick([
       ["Sans", "SansBold"],

@@ -113,13 +113,13 @@ export function renderPage(rng, doc, hand = fontHand) {
   ctx.strokeRect(M, boxTop, W - 2 * M, rowH * rows.length + 20);
   const fieldText = {
     name: [doc.labels.name, doc.nameWritten],
-    mrn: ["MRN:", doc.mrn],
+    mrn: [doc.labels.mrn ?? "MRN:", doc.mrn],
     dob: [doc.labels.dob, doc.dob.text],
     exam: [doc.labels.exam, doc.exam.text],
-    ref: ["Referring Dr:", doc.referrer],
-    sono: ["Sonographer:", doc.sonographer],
-    ind: ["Indication:", doc.indication],
-    sex: ["Sex:", doc.sex],
+    ref: [doc.labels.ref ?? "Referring Dr:", doc.referrer],
+    sono: [doc.labels.sono ?? "Sonographer:", doc.sonographer],
+    ind: [doc.labels.ind ?? "Indication:", doc.indication],
+    sex: [doc.labels.sex ?? "Sex:", doc.sex],
   };
   const boxes = {};
   rows.forEach((row, ri) => {
@@ -223,7 +223,7 @@ export function renderPage(rng, doc, hand = fontHand) {
   // --- impression (free text, mentions one measurement)
   setFont(ctx, 30, formFont[1]);
   ctx.fillStyle = ink;
-  ctx.fillText("Impression / Comments:", M, ty);
+  ctx.fillText(doc.labels.comments ?? "Impression / Comments:", M, ty);
   for (let i = 0; i < 3; i++) ctx.fillRect(M, ty + 70 + i * 66, W - 2 * M, 2);
   writeValue(doc.impression, M + 10, ty + 62);
 

@@ -32,6 +32,37 @@ export const registerClinicRequest = z.object({
 });
 export type RegisterClinicRequest = z.infer<typeof registerClinicRequest>;
 
+/** The words of the answer to every registration, whether or not the address already has an account. */
+export const REGISTRATION_SENT_MESSAGE = "Check your e-mail to finish registering";
+
+/**
+ * POST /api/clinics/register answers 202 with this, the same whether or not the address is registered
+ * (decision 018): the clinic is created when the link mailed to the address is opened. `delivery` says where
+ * the message went: "outbox" when the server sends no e-mail and its operator passes the link on.
+ */
+export const registrationAccepted = z.object({
+  email: z.string(),
+  status: z.literal("verification_sent"),
+  delivery: z.enum(["email", "outbox"]),
+  message: z.string(),
+  /** When the mailed link stops working (ISO). */
+  expiresAt: z.iso.datetime(),
+});
+export type RegistrationAccepted = z.infer<typeof registrationAccepted>;
+
+/** POST /api/clinics/register/confirm: the mailed link's token and the password chosen when registering. */
+export const confirmRegistrationRequest = z.object({
+  token: z
+    .string()
+    .trim()
+    .min(20, "This registration link is incomplete: open the whole link from the e-mail")
+    .max(200),
+  password: z.string().min(1, "Enter the password you chose when registering").max(200),
+});
+
+/** 201: the clinic and its admin exist now, and the admin is signed in. */
+export const registrationConfirmed = z.object({ clinicId: z.number(), userId: z.string(), email: z.string() });
+
 export const currentUser = z.object({
   id: z.string(),
   email: z.string(),

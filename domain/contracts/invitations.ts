@@ -29,6 +29,8 @@ export const pendingInvitation = z.object({
   role: z.string(),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
+  /** Set when invited from a physician's card: a new link keeps the link to that physician. */
+  physicianId: z.number().nullable(),
 });
 export const pendingInvitationList = z.array(pendingInvitation);
 export type PendingInvitation = z.infer<typeof pendingInvitation>;

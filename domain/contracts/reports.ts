@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { scanTypes } from "../report-engine/vocabulary";
+import { criticalCommunicationSchema, reportCriticalResultSchema } from "./critical-communication";
 
 // The reports API, shared by server and web. Dates are ISO strings (date-only for patient dates).
 
@@ -61,6 +62,11 @@ export const reportSchema = z.object({
   generatedAt: timestamp,
   updatedAt: timestamp,
   physician: physicianSummarySchema.nullable(),
+  /** Results that need a call (issue 26), under the clinic's rules that are on, each covered or not by a record. */
+  criticalResults: z.array(reportCriticalResultSchema),
+  criticalCommunications: z.array(criticalCommunicationSchema),
+  /** Unsigned, with a critical result no record covers: signing is refused until one is recorded. */
+  criticalUncommunicated: z.boolean(),
 });
 export type Report = z.infer<typeof reportSchema>;
 
@@ -69,12 +75,40 @@ export type ReportList = z.infer<typeof reportListSchema>;
 
 export const REPORTS_PAGE_SIZE = 12;
 
-export const reportListQuery = z.object({
-  search: z.string().trim().max(200).optional(),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(REPORTS_PAGE_SIZE),
-});
+/**
+ * The list's status filter. Each is one plain rule, and a report may match more than one: a draft is a
+ * report never signed; awaiting signature is any unsigned report with its physician chosen (drafts and
+ * amendments not yet signed again); signed is signed now; amended has been amended at least once.
+ */
+export const reportStatusFilters = ["draft", "awaiting_signature", "signed", "amended"] as const;
+export type ReportStatusFilter = (typeof reportStatusFilters)[number];
+export const reportSorts = ["generated_desc", "generated_asc", "exam_desc", "exam_asc"] as const;
+export type ReportSort = (typeof reportSorts)[number];
+
+const isoDay = z.iso.date("Dates must be written YYYY-MM-DD");
+
+export const reportListQuery = z
+  .object({
+    search: z.string().trim().max(200).optional(),
+    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    pageSize: z.coerce.number().int().min(1).max(100).default(REPORTS_PAGE_SIZE),
+    status: z.enum(reportStatusFilters, "Unknown report status").optional(),
+    physicianId: z.coerce.number().int().positive().optional(),
+    scanType: z.string().trim().min(1).max(100).optional(),
+    /** Exam dates from and to, both included. */
+    examFrom: isoDay.optional(),
+    examTo: isoDay.optional(),
+    sort: z.enum(reportSorts, "Unknown sort order").default("generated_desc"),
+    /** "uncommunicated": only unsigned reports with a critical result whose communication is not recorded. */
+    critical: z.enum(["uncommunicated"], { error: 'The critical filter is "uncommunicated"' }).optional(),
+  })
+  .refine((q) => !q.examFrom || !q.examTo || q.examFrom <= q.examTo, {
+    message: "The exam-date range ends before it starts",
+    path: ["examTo"],
+  });
 export type ReportListQuery = z.input<typeof reportListQuery>;
+/** The list query as the server holds it after parsing (defaults applied). */
+export type ReportListFilters = z.output<typeof reportListQuery>;
 
 const text = (max: number) => z.string().max(max);
 /** Optional text: blank after trimming is stored as null (no value). */

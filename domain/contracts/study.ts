@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { criteriaSetIds } from "../report-engine/criteria-sets";
+import { criticalRuleIds } from "../report-engine/critical-results";
 import {
   gradesByCategory,
   isSiteCode,
@@ -90,6 +91,19 @@ export const conclusionSchema = z.discriminatedUnion("category", [
 ]);
 export type Conclusion = z.infer<typeof conclusionSchema>;
 
+/** A result that needs a call before signing, with the rule that flagged it (domain/report-engine/critical-results.ts). */
+export const criticalResultSchema = z.object({
+  key: z.string(),
+  rule: z.enum(criticalRuleIds),
+  ruleName: z.string(),
+  site: z.string(),
+  side: z.enum(sides).nullable(),
+  category: z.enum(Object.keys(gradesByCategory) as [keyof typeof gradesByCategory]),
+  grade: z.string(),
+  finding: z.string(),
+});
+export type CriticalResultDto = z.infer<typeof criticalResultSchema>;
+
 export const draftSchema = z.object({
   studyType: z.enum(scanTypes),
   indication: z.string(),
@@ -97,6 +111,8 @@ export const draftSchema = z.object({
   impression: z.string(),
   conclusions: z.array(conclusionSchema),
   warnings: z.array(z.string()),
+  /** Results that need a call before signing (issue 26); empty when none. */
+  criticalResults: z.array(criticalResultSchema),
 });
 export type Draft = z.infer<typeof draftSchema>;
 
@@ -133,7 +149,10 @@ export function describeIssue(issue: z.core.$ZodIssue, input?: unknown): string 
     message =
       received === undefined
         ? `expected ${issue.expected}, but it is missing`
-        : `expected ${issue.expected}, received ${kindOf(received)}`;
+        : typeof received === "number" && !Number.isFinite(received)
+          ? // JSON.parse reads 1e999 as Infinity: say so rather than "expected number, received number".
+            "the number is too large to be a measurement (it reads as infinity); write the value as measured"
+          : `expected ${issue.expected}, received ${kindOf(received)}`;
   } else if (issue.code === "invalid_value") {
     message = `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
   } else if (issue.code === "too_small" && issue.origin === "number") {

@@ -175,6 +175,8 @@ export const worksheetTemplate = z.object({
   userId: z.string().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
+  /** Reading zones clinicians keep correcting, offered to the admin for adjustment (the list only). */
+  zonesToCheck: z.number().int().min(0).optional(),
 });
 export type WorksheetTemplate = z.input<typeof worksheetTemplate>;
 

@@ -46,6 +46,18 @@ export const MAX_ZONES = 400;
 /** What an admin sends to save a form's zones. */
 export const saveZonesRequest = z.object({ zones: z.array(worksheetZoneSchema).max(MAX_ZONES) });
 
+/**
+ * A field zone whose reading clinicians keep correcting (on `corrected` of the form's last `of` checked sheets,
+ * since its zones were last saved): offered to the admin for adjustment.
+ */
+export const zoneCorrectionNotice = z.object({
+  zoneId: zoneId,
+  field: z.enum(zoneFieldNames),
+  corrected: z.number().int().min(0),
+  of: z.number().int().min(0),
+});
+export type ZoneCorrectionNotice = z.infer<typeof zoneCorrectionNotice>;
+
 /** A form's zones as the Templates screen shows them. */
 export const worksheetZonesResponse = z.object({
   templateId: z.number(),
@@ -55,5 +67,7 @@ export const worksheetZonesResponse = z.object({
   /** False when the form could not be analysed (no text found): such a form is never used for reading. */
   readable: z.boolean(),
   zones: z.array(worksheetZoneSchema),
+  /** Zones that keep being corrected (issue 23 item 4). */
+  corrections: z.array(zoneCorrectionNotice),
 });
 export type WorksheetZonesResponse = z.infer<typeof worksheetZonesResponse>;

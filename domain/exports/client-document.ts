@@ -1,4 +1,4 @@
-import type { DocumentImage, ExportReport, ReportDocument } from "./report-document";
+import type { DocumentImage, ExportCritical, ExportReport, ReportDocument } from "./report-document";
 import { resolveTemplateSettings, type TemplateSettingsInput } from "./template-settings";
 
 /**
@@ -28,6 +28,7 @@ export type PrintContext = {
   physician?: { name: string; title?: string | null; specialty?: string | null; signatureUrl?: string | null } | null;
   signedBy?: string | null;
   amendedBy?: string | null;
+  critical?: ExportCritical | null;
 };
 
 /** Only our own file URLs are drawn: the print window must not fetch from anywhere else. */
@@ -69,5 +70,6 @@ export function clientReportDocument(
     signedBy: context.signedBy ?? null,
     amendedBy: context.amendedBy ?? null,
     patientId: report.mrn ?? null,
+    critical: context.critical ?? null,
   };
 }

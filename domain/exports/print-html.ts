@@ -88,6 +88,12 @@ function amendmentHtml(view: DocumentView): string {
   return `<aside class="amendment" role="note"><strong>${text(view.amendment.heading)}</strong>${lines}</aside>`;
 }
 
+function criticalHtml(view: DocumentView): string {
+  if (!view.critical) return "";
+  const lines = view.critical.lines.map((l) => `<p>${multiline(l)}</p>`).join("");
+  return `<aside class="critical" role="note"><strong>${text(view.critical.heading)}</strong>${lines}</aside>`;
+}
+
 function sectionsHtml(view: DocumentView): string {
   return view.sections
     .map((s) => {
@@ -150,6 +156,9 @@ h2 { font-size: 1em; text-transform: uppercase; letter-spacing: .06em; color: ${
 .patient-compact .sep { color: #9ca3af; margin: 0 8px; }
 .amendment { margin: 14px 0; padding: 8px 12px; border: 1px solid #d97706; border-left: 5px solid #d97706; background: #fffbeb; }
 .amendment p { margin: 2px 0 0; }
+.critical { margin: 14px 0; padding: 8px 12px; border: 1px solid #b91c1c; border-left: 5px solid #b91c1c; background: #fef2f2; }
+.critical strong { color: #991b1b; }
+.critical p { margin: 2px 0 0; }
 .report-section p { margin: 0 0 6px; }
 .signature { display: flex; margin-top: 28px; page-break-inside: avoid; break-inside: avoid; }
 .signature-left { justify-content: flex-start; }
@@ -198,6 +207,7 @@ ${letterheadHtml(view)}
 <div class="title-row"><h1>${text(view.title)}${view.isDraft ? " (Draft)" : ""}</h1>${meta}</div>
 ${patientHtml(view)}
 ${amendmentHtml(view)}
+${criticalHtml(view)}
 ${sectionsHtml(view)}
 ${signatureHtml(view)}
 ${footer}

@@ -1,3 +1,4 @@
+import { type CommunicationMethod, communicationLine } from "../contracts/critical-communication";
 import { signatureLine } from "../signing";
 import {
   cssFontStacks,
@@ -73,6 +74,20 @@ export type ReportDocument = {
   amendedBy: string | null;
   /** The clinic's patient identifier: the report's MRN, null when it has none. */
   patientId: string | null;
+  /** Critical results and their communication records (issue 26); absent or empty when none. */
+  critical?: ExportCritical | null;
+};
+
+export type ExportCritical = {
+  results: { finding: string; ruleName: string; communicated: boolean }[];
+  communications: {
+    recipient: string;
+    method: CommunicationMethod;
+    readBack: boolean;
+    communicatedAt: Date | string;
+    recordedByName: string | null;
+    results: { finding: string }[];
+  }[];
 };
 
 export type LabelledValue = { label: string; value: string };
@@ -92,6 +107,8 @@ export type DocumentView = {
   watermark: string | null;
   patient: { heading: string; layout: ExportLayout; fields: LabelledValue[] };
   amendment: { heading: string; lines: string[] } | null;
+  /** "Critical result communicated to X by Y on DATE by phone, read back", and results not yet communicated. */
+  critical: { heading: string; lines: string[] } | null;
   sections: DocumentSection[];
   signature: {
     position: ExportSignaturePosition;
@@ -227,6 +244,7 @@ export function buildDocumentView(doc: ReportDocument, options: FormatOptions = 
   }
 
   const physician = doc.physician;
+  const critical = criticalNotice(doc.critical, moment);
   const signer = doc.signedBy ?? physician?.name ?? null;
   const signature: DocumentView["signature"] = template.showSignature
     ? {
@@ -262,9 +280,30 @@ export function buildDocumentView(doc: ReportDocument, options: FormatOptions = 
     watermark: isDraft ? DRAFT_MARK : null,
     patient: { heading: "Patient Information", layout: template.patientInfoLayout, fields },
     amendment,
+    critical,
     sections,
     signature,
     footer: { text: template.showFooter ? template.footerText : null },
     documentTitle: `${DOCUMENT_TITLE}: ${report.patientName}`,
   };
+}
+
+/** The critical-result notice: each communication record, then any result no record covers yet. */
+function criticalNotice(
+  critical: ExportCritical | null | undefined,
+  moment: (value: Date | string) => string,
+): DocumentView["critical"] {
+  if (!critical || (critical.results.length === 0 && critical.communications.length === 0)) return null;
+  const lines: string[] = [];
+  for (const record of critical.communications) {
+    lines.push(
+      `${communicationLine(record, record.recordedByName ?? "an unknown user", moment(record.communicatedAt))}.`,
+    );
+    if (record.results.length > 0) lines.push(`Result: ${record.results.map((r) => r.finding).join("; ")}.`);
+  }
+  const open = critical.results.filter((r) => !r.communicated);
+  if (open.length > 0) {
+    lines.push(`Critical result not yet communicated: ${open.map((r) => `${r.finding} (${r.ruleName})`).join("; ")}.`);
+  }
+  return { heading: "Critical Result", lines };
 }

@@ -1,16 +1,27 @@
 import type { DerivedValue } from "./grading/grader-types";
 import { keyVesselsForSide, type ScanProfile } from "./scan-profiles";
 import type { StudyFacts } from "./study-facts";
-import { capitalize, formatComputed, formatMeasurement, observationPhrases } from "./value-format";
+import {
+  capitalize,
+  formatComputed,
+  formatMeasurement,
+  formatValue,
+  observationPhrases,
+  parameterLabels,
+  plaqueCharacterWords,
+} from "./value-format";
 import {
   allSegments,
   type BaseSiteCode,
+  gradedSites,
+  isPlaqueCharacter,
   midlineSites,
   type ObservationFinding,
   observationFindings,
   type Parameter,
   type ParsedSite,
   parameters,
+  plaqueCharacters,
   type Side,
   segmentNames,
   segmentOrder,
@@ -27,6 +38,10 @@ export const NOT_GRADED = "(not graded)";
 interface SegmentEntry {
   site: ParsedSite;
   values: Map<Parameter, number[]>;
+  /** What the sheet wrote for a converted value ("4.58 m/s"), by parameter and value. */
+  originals: Map<string, string>;
+  /** Values given but not used, with why: "PSV 9000 cm/s (not used: outside the physiological range (0 to 700))". */
+  refused: string[];
   findings: Set<ObservationFinding>;
   derived: DerivedValue[];
 }
@@ -57,7 +72,7 @@ export function compareSites(
 }
 
 function vesselEntries(
-  facts: Pick<StudyFacts, "measurements" | "observations">,
+  facts: Pick<StudyFacts, "measurements" | "observations"> & { refused?: StudyFacts["refused"] },
   derived: readonly DerivedValue[],
 ): Map<string, VesselEntry> {
   const vessels = new Map<string, VesselEntry>();
@@ -76,15 +91,26 @@ function vesselEntries(
     const vessel = vesselOf(site, side);
     const found = vessel.segments.get(site.code);
     if (found) return found;
-    const created: SegmentEntry = { site, values: new Map(), findings: new Set(), derived: [] };
+    const created: SegmentEntry = {
+      site,
+      values: new Map(),
+      originals: new Map(),
+      refused: [],
+      findings: new Set(),
+      derived: [],
+    };
     vessel.segments.set(site.code, created);
     return created;
   };
   for (const m of facts.measurements) {
-    const values = segmentOf(m.site, m.side).values;
-    const list = values.get(m.parameter) ?? [];
+    const entry = segmentOf(m.site, m.side);
+    const list = entry.values.get(m.parameter) ?? [];
     if (!list.includes(m.value)) list.push(m.value);
-    values.set(m.parameter, list);
+    entry.values.set(m.parameter, list);
+    if (m.original) entry.originals.set(`${m.parameter}|${m.value}`, m.original);
+  }
+  for (const r of facts.refused ?? []) {
+    segmentOf(r.site, r.side).refused.push(`${parameterLabels[r.parameter]} ${r.written} (not used: ${r.reason})`);
   }
   for (const o of facts.observations) segmentOf(o.site, o.side).findings.add(o.finding);
   for (const d of derived) {
@@ -100,10 +126,28 @@ function segmentText(entry: SegmentEntry): string {
   const items: string[] = [];
   for (const parameter of parameters) {
     const values = entry.values.get(parameter);
-    if (values) items.push(formatMeasurement(parameter, values));
+    if (!values) continue;
+    const originals = values.map((v) => entry.originals.get(`${parameter}|${v}`));
+    // A converted value keeps what the sheet wrote beside it: "PSV 458 cm/s (recorded as 4.58 m/s)".
+    if (originals.some(Boolean)) {
+      items.push(
+        `${parameterLabels[parameter]} ${values
+          .map((v, i) => `${formatValue(parameter, v)}${originals[i] ? ` (recorded as ${originals[i]})` : ""}`)
+          .join(" and ")}`,
+      );
+    } else items.push(formatMeasurement(parameter, values));
   }
+  items.push(...entry.refused);
+  const characters = plaqueCharacters.filter((c) => entry.findings.has(c));
   for (const finding of observationFindings) {
-    if (entry.findings.has(finding)) items.push(observationPhrases[finding]);
+    if (!entry.findings.has(finding) || isPlaqueCharacter(finding)) continue;
+    // A plaque's echogenicity and surface describe it: "plaque present (echolucent, ulcerated surface)".
+    if (finding === "plaque" && characters.length > 0) {
+      items.push(`${observationPhrases.plaque} (${characters.map((c) => plaqueCharacterWords[c]).join(", ")})`);
+    } else items.push(observationPhrases[finding]);
+  }
+  if (characters.length > 0 && !entry.findings.has("plaque")) {
+    items.push(`plaque (${characters.map((c) => plaqueCharacterWords[c]).join(", ")})`);
   }
   for (const d of entry.derived) items.push(formatComputed(d.parameter, d.value));
   const words = items.join(", ");
@@ -116,8 +160,10 @@ export function composeFindings(
   profile: ScanProfile,
   reportedSides: readonly Side[],
 ): string {
-  const vessels = vesselEntries(facts, derived);
-  const ungraded = vesselEntries(facts.ungraded, []);
+  const refusedGraded = facts.refused.filter((r) => gradedSites.has(r.site.base));
+  const refusedUngraded = facts.refused.filter((r) => !gradedSites.has(r.site.base));
+  const vessels = vesselEntries({ ...facts, refused: refusedGraded }, derived);
+  const ungraded = vesselEntries({ ...facts.ungraded, refused: refusedUngraded }, []);
   const lines: { side: Side | null; site: ParsedSite; text: string }[] = [];
   for (const [vessel, graded] of [
     ...[...vessels.values()].map((v) => [v, true] as const),

@@ -1,17 +1,49 @@
 import { compareSites } from "./compose-findings";
+import { gradePhrase } from "./grade-phrases";
 import type { GradedConclusion, ImpressionNote } from "./grading/grader-types";
 import { capitalize, joinWords } from "./value-format";
-import { type BaseSiteCode, type ParsedSite, type Side, segmentNames, siteNames } from "./vocabulary";
+import {
+  type BaseSiteCode,
+  type ConclusionCategory,
+  type ParsedSite,
+  type Side,
+  segmentNames,
+  siteNames,
+} from "./vocabulary";
 
-// The impression concludes: one line per side and grade, naming every vessel that shares it
-// ("Right common femoral vein, femoral vein and popliteal vein: no thrombosis."), then the
-// recommendations the criteria give.
+// The impression concludes as a physician writes it: what is abnormal first (with the numbers that decided it),
+// then what is normal, one line per side and grade naming every vessel that shares it ("Right common femoral vein,
+// femoral vein and popliteal vein: no thrombosis."), then one line of limitations (what was not assessed or could
+// not be graded), then the recommendations the criteria give, and the criteria used.
 
 interface Item {
   side: Side | null;
   site: ParsedSite;
   phrase: string;
 }
+
+/** The grades that are normal results: stated after the abnormal ones. */
+const normalGrades: Partial<Record<ConclusionCategory, readonly string[]>> = {
+  carotid_stenosis: ["normal"],
+  vertebral_flow: ["antegrade"],
+  arterial_stenosis: ["none"],
+  abi: ["normal"],
+  dvt: ["absent"],
+  venous_reflux: ["absent"],
+  perforator: ["normal"],
+  aortic_diameter: ["normal"],
+  renal_stenosis: ["lt60"],
+  mesenteric_stenosis: ["lt70"],
+  tcd_vasospasm: ["none"],
+};
+
+/** How the impression words normal results, for readers of its text (tests, the bench). */
+export const normalPhrases: readonly string[] = Object.entries(normalGrades).flatMap(([category, grades]) =>
+  (grades ?? []).map((grade) => gradePhrase(category as ConclusionCategory, grade as never)),
+);
+
+export const isNormal = (c: GradedConclusion) =>
+  normalGrades[c.conclusion.category]?.includes(c.conclusion.grade) ?? false;
 
 /** "right great saphenous vein (proximal and mid) and small saphenous vein". */
 export function locationList(sites: readonly ParsedSite[], side: Side | null): string {
@@ -25,20 +57,11 @@ export function locationList(sites: readonly ParsedSite[], side: Side | null): s
   return side ? `${side} ${names}` : names;
 }
 
-export function composeImpression(
-  conclusions: readonly GradedConclusion[],
-  notes: readonly ImpressionNote[],
-  statements: readonly string[],
-  recommendations: readonly string[],
-  midlineFirst: boolean,
-): string {
-  const items: Item[] = [
-    ...conclusions.map((c) => ({ side: c.conclusion.side, site: c.site, phrase: c.phrase })),
-    ...notes.map((n) => ({ side: n.side, site: n.site, phrase: n.phrase })),
-  ].sort((a, b) => compareSites(a, b, midlineFirst));
-
+/** Items sharing a side and a phrase, in reading order: one entry per location. */
+function grouped(items: readonly Item[], midlineFirst: boolean): { where: string; phrases: string[] }[] {
+  const sorted = [...items].sort((a, b) => compareSites(a, b, midlineFirst));
   const groups = new Map<string, Item[]>();
-  for (const item of items) {
+  for (const item of sorted) {
     const key = `${item.side}|${item.phrase}`;
     const group = groups.get(key) ?? [];
     if (!group.some((g) => g.site.code === item.site.code)) group.push(item);
@@ -47,18 +70,47 @@ export function composeImpression(
   const lines: { where: string; phrases: string[] }[] = [];
   for (const group of groups.values()) {
     const first = group[0] as Item;
-    const where = capitalize(
-      locationList(
-        group.map((g) => g.site),
-        first.side,
-      ),
+    const where = locationList(
+      group.map((g) => g.site),
+      first.side,
     );
-    // Two grades of the same vessel (MCA velocity and Lindegaard ratio) read as one line.
+    // Two statements about the same vessel (MCA velocity and Lindegaard ratio) read as one line.
     const previous = lines.at(-1);
     if (previous?.where === where) previous.phrases.push(first.phrase);
     else lines.push({ where, phrases: [first.phrase] });
   }
-  const text = lines.map((line) => `${line.where}: ${line.phrases.join("; ")}.`);
-  text.push(...statements, ...recommendations);
-  return text.length > 0 ? text.join("\n") : "No grade could be assigned from the recorded data.";
+  return lines;
+}
+
+const asItem = (c: GradedConclusion): Item => ({
+  side: c.conclusion.side,
+  site: c.site,
+  phrase: c.detail ? `${c.phrase} (${c.detail})` : c.phrase,
+});
+
+export function composeImpression(
+  conclusions: readonly GradedConclusion[],
+  notes: readonly ImpressionNote[],
+  statements: readonly string[],
+  recommendations: readonly string[],
+  midlineFirst: boolean,
+  criteriaLine: string | null = null,
+): string {
+  const findingNotes = notes.filter((n) => n.kind === "finding");
+  const limitations = notes.filter((n) => n.kind !== "finding");
+  const abnormal = [...conclusions.filter((c) => !isNormal(c)).map(asItem), ...findingNotes];
+  const normal = conclusions.filter(isNormal).map(asItem);
+
+  const text = [...grouped(abnormal, midlineFirst), ...grouped(normal, midlineFirst)].map(
+    (line) => `${capitalize(line.where)}: ${line.phrases.join("; ")}.`,
+  );
+  text.push(...statements);
+  if (limitations.length > 0) {
+    const parts = grouped(limitations, midlineFirst).map((line) => `${line.where} (${line.phrases.join("; ")})`);
+    text.push(`Limitations: ${parts.join("; ")}.`);
+  }
+  if (text.length === 0) text.push("No grade could be assigned from the recorded data.");
+  text.push(...recommendations);
+  if (criteriaLine && conclusions.length > 0) text.push(criteriaLine);
+  return text.join("\n");
 }

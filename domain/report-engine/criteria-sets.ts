@@ -16,6 +16,8 @@ export interface CarotidCriteria {
   ratio70Above: number;
   edv50From: number;
   edv70Above: number;
+  /** The follow-up the impression recommends for each grade, with its source; absent grades recommend nothing. */
+  followUp?: Partial<Record<string, string>>;
 }
 
 export interface LimbArterialCriteria {
@@ -30,6 +32,7 @@ export interface AbiCriteria {
   normalFrom: number;
   borderlineAbove: number;
   mildModerateAbove: number;
+  noncompressibleRecommendation: string;
 }
 
 export interface VenousCriteria {
@@ -64,12 +67,16 @@ export interface RenalCriteria {
   source: string;
   psvFrom: number;
   rarFrom: number;
+  /** A resistive index at or above this suggests renal parenchymal disease. */
+  riFrom: number;
+  riSource: string;
 }
 
 export interface MesentericCriteria {
   source: string;
   smaPsvFrom: number;
   celiacPsvFrom: number;
+  fastingNote: string;
 }
 
 export interface AvfCriteria {
@@ -131,6 +138,14 @@ const sruCarotid: CarotidCriteria = {
   ratio70Above: 4.0,
   edv50From: 40,
   edv70Above: 100,
+  followUp: {
+    "50_69":
+      "Carotid duplex surveillance of the 50-69% stenosis, commonly every 6 to 12 months (SVS 2022 extracranial cerebrovascular guideline).",
+    "70_99":
+      "Refer for vascular surgery evaluation of the 70-99% stenosis (SVS 2022 extracranial cerebrovascular guideline).",
+    near_occlusion:
+      "Refer for vascular surgery evaluation of the near occlusion (SVS 2022 extracranial cerebrovascular guideline).",
+  },
 };
 
 const defaultSet: CriteriaSet = {
@@ -153,9 +168,12 @@ const defaultSet: CriteriaSet = {
     normalFrom: 1.0,
     borderlineAbove: 0.9,
     mildModerateAbove: 0.4,
+    noncompressibleRecommendation:
+      "Toe-brachial index recommended: the ankle arteries are non-compressible (AHA/ACC 2016 PAD guideline).",
   },
   venous: {
-    dvtSource: "Compression ultrasound: a non-compressible segment or visible thrombus is thrombosis",
+    dvtSource:
+      "Compression ultrasound: a non-compressible, occluded or thrombus-filled segment is thrombosis unless recorded as chronic or as a treated vein",
     refluxSource: "Labropoulos et al., J Vasc Surg 2003;38:793",
     deepRefluxVeins: ["CFV", "FV", "PFV", "POPV"],
     deepRefluxAboveMs: 1000,
@@ -182,11 +200,15 @@ const defaultSet: CriteriaSet = {
     source: "ACR-AIUM-SRU renal artery duplex practice parameter; Hoffmann et al. 1991",
     psvFrom: 200,
     rarFrom: 3.5,
+    riFrom: 0.8,
+    riSource: "Radermacher et al., N Engl J Med 2001;344:410-417",
   },
   mesenteric: {
     source: "Moneta et al. 1993, fasting criteria",
     smaPsvFrom: 275,
     celiacPsvFrom: 200,
+    fastingNote:
+      "The velocity criteria apply to a fasting study; velocities recorded after a meal may overstate stenosis (Moneta et al. 1993).",
   },
   avf: {
     source: "KDOQI vascular access guideline, rule of 6s",

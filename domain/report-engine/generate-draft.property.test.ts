@@ -1,50 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { draftSchema, type Study, studySchema } from "../contracts/study";
+import { draftSchema, type Study } from "../contracts/study";
+import { normalPhrases } from "./compose-impression";
 import { criteriaSetIds, getCriteriaSet } from "./criteria-sets";
 import { generateDraft } from "./generate-draft";
 import { gradePhrases } from "./grade-phrases";
 import { guardLlmText } from "./llm-guard";
-import { scanProfiles } from "./scan-profiles";
+import { studyArbitrary as studyArbitrary_ } from "./testing/study-arbitrary";
 import { numbersIn } from "./text-scan";
-import { baseSiteCodes, observationFindings, parameters, scanTypes, segments } from "./vocabulary";
 
-// Random studies, mostly made of the vessels and parameters of their scan type but with foreign sites,
-// missing sides and conflicting observations mixed in, check the rules of ../../shared/clinical-criteria.md
-// that hold for every draft.
+// Random studies (testing/study-arbitrary.ts) check the rules of docs/clinical-criteria.md that hold for every
+// draft.
 
-const studyArbitrary: fc.Arbitrary<Study> = fc.constantFrom(...scanTypes).chain((scanType) => {
-  const ownSites = scanProfiles[scanType].sites;
-  const site = fc
-    .tuple(
-      fc.oneof(
-        { weight: 4, arbitrary: fc.constantFrom(...ownSites) },
-        { weight: 1, arbitrary: fc.constantFrom(...baseSiteCodes) },
-      ),
-      fc.option(fc.constantFrom(...segments), { nil: undefined }),
-    )
-    .map(([base, segment]) => (segment ? `${base}_${segment}` : base));
-  const side = fc.oneof(
-    { weight: 5, arbitrary: fc.constantFrom("right" as const, "left" as const) },
-    { weight: 1, arbitrary: fc.constant(undefined) },
-  );
-  const value = fc.oneof(
-    fc.integer({ min: 0, max: 700 }),
-    fc.integer({ min: 0, max: 900 }).map((n) => n / 100),
-  );
-  const measurement = fc.record({ site, side, parameter: fc.constantFrom(...parameters), value }).map((x) => ({
-    ...x,
-    value: x.parameter === "EXTENSION_PCT" ? Math.min(x.value, 100) : x.value,
-  }));
-  const observation = fc.record({ site, side, finding: fc.constantFrom(...observationFindings) });
-  return fc
-    .record({
-      measurements: fc.array(measurement, { maxLength: 25 }),
-      observations: fc.array(observation, { maxLength: 10 }),
-      sex: fc.constantFrom("female" as const, "male" as const, undefined),
-    })
-    .map((parts) => studySchema.parse({ scanType, ...parts }));
-});
+const studyArbitrary = studyArbitrary_();
 
 const criteriaNumbers = (id: (typeof criteriaSetIds)[number]) =>
   new Set(numbersIn(JSON.stringify({ set: getCriteriaSet(id), phrases: gradePhrases })).map((n) => n.value));
@@ -78,12 +46,20 @@ describe("every draft", () => {
       fc.property(studyArbitrary, (study) => {
         const draft = generateDraft(study);
         draftSchema.parse(draft);
-        for (const text of [draft.findings, draft.impression]) {
-          const lines = text.split("\n");
+        // The impression states abnormal results first, then normal ones: right before left within each.
+        const impression = draft.impression.split("\n");
+        const isNormalLine = (line: string) => normalPhrases.some((p) => line.endsWith(`: ${p}.`));
+        for (const lines of [
+          draft.findings.split("\n"),
+          impression.filter((line) => !isNormalLine(line)),
+          impression.filter(isNormalLine),
+        ]) {
           const lastRight = lines.findLastIndex((line) => line.startsWith("Right "));
           const firstLeft = lines.findIndex((line) => line.startsWith("Left "));
           if (lastRight >= 0 && firstLeft >= 0) expect(lastRight).toBeLessThan(firstLeft);
         }
+        // Segments without data are limitations, not findings of the impression.
+        expect(impression.filter((line) => /^(Right|Left)?[^:]*: not assessed\.$/.test(line))).toEqual([]);
         const sides = draft.conclusions.map((c) => c.side);
         expect(sides.lastIndexOf("right")).toBeLessThan(sides.includes("left") ? sides.indexOf("left") : Infinity);
         expect(guardLlmText(study, draft, draft)).toEqual({ ok: true });

@@ -76,10 +76,15 @@ describe("generateDraft", () => {
     expect(draft.warnings.join(" ")).toMatch(/PSV 300 cm\/s at the internal carotid artery has no side/);
   });
 
-  it("refuses a velocity in another unit instead of converting it", () => {
-    const draft = draftOf("Carotid Duplex", [m("ICA", "right", "PSV", 2.5, "m/s")]);
+  it("refuses a velocity in a unit it cannot convert", () => {
+    const draft = draftOf("Carotid Duplex", [m("ICA", "right", "PSV", 2.5, "knots")]);
     expect(draft.conclusions).toHaveLength(0);
-    expect(draft.warnings.join(" ")).toMatch(/PSV 2.5 at the right internal carotid artery is in "m\/s", not cm\/s/);
+    expect(draft.warnings.join(" ")).toMatch(
+      /PSV 2.5 at the right internal carotid artery is in "knots", a unit that cannot be converted to cm\/s/,
+    );
+    expect(draft.impression).toContain(
+      "right internal carotid artery (not graded, value not usable: PSV 2.5 knots (unit not recognized))",
+    );
     expect(draftOf("Carotid Duplex", [m("ICA", "right", "PSV", 250, "cm/sec")]).conclusions).toHaveLength(1);
   });
 

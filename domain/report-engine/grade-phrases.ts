@@ -47,7 +47,7 @@ export const gradePhrases: PhraseTable = {
     pathologic: "pathological perforator",
   },
   aortic_diameter: {
-    normal: "normal calibre",
+    normal: "normal caliber",
     ectatic: "ectatic, not aneurysmal",
     aneurysm_small: "small abdominal aortic aneurysm",
     aneurysm_medium: "medium abdominal aortic aneurysm",

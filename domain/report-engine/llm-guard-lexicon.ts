@@ -92,9 +92,9 @@ export const gradeLexicon: Lexicon = {
   },
   tcd_vasospasm: {
     none: [/\bno (?:evidence of )?vasospasm\b/i],
-    mild: [/\bmild vasospasm\b/i],
-    moderate: [/\bmoderate vasospasm\b/i],
-    severe: [/\bsevere vasospasm\b/i],
+    mild: [/\bmild vasospasm\b/i, /\bmean flow velocity in the mild range\b/i],
+    moderate: [/\bmoderate vasospasm\b/i, /\bmean flow velocity in the moderate range\b/i],
+    severe: [/\bsevere vasospasm\b/i, /\bmean flow velocity in the severe range\b/i],
   },
   lindegaard: {
     hyperemia: [/\bLindegaard ratio (?:below|under|less than|<)\s*3\b[^.;]*|\bhyperaemi\w*|\bhyperemi\w*/i],

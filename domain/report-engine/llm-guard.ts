@@ -1,5 +1,6 @@
 import type { Conclusion, Draft, Study } from "../contracts/study";
 import { gradePhrase } from "./grade-phrases";
+import { checkAddedContent } from "./llm-guard-content";
 import { gradeLexicon } from "./llm-guard-lexicon";
 import { type NumberMention, numbersIn, type SideMention, sideMentionsIn, sideSegments } from "./text-scan";
 import { unknownVesselMentions, vesselMentions } from "./vessel-names";
@@ -214,11 +215,23 @@ function checkIndication(study: Study, draft: Draft, candidate: string): string 
   return null;
 }
 
-/** Checks a language model's text against the study and the engine's draft. Pure. */
-export function guardLlmText(study: Study, draft: Draft, candidate: LlmText): GuardResult {
+/**
+ * Checks a language model's text against the study, the engine's draft and the clinic's legend (its entries'
+ * titles and meanings, which the model may use). Pure.
+ */
+export function guardLlmText(
+  study: Study,
+  draft: Draft,
+  candidate: LlmText,
+  legend: readonly string[] = [],
+): GuardResult {
   const numbers = knownNumbers(study, draft);
   const vessels = knownVessels(study, draft);
   const allowedUnknown = `${draft.findings}\n${draft.impression}\n${study.indication ?? ""}`.toLowerCase();
+  const content = {
+    draftText: [draft.indication, draft.findings, draft.impression, study.indication ?? ""].join("\n"),
+    legendText: legend.join("\n"),
+  };
   const traceable = (text: string) => checkNumbers(text, numbers) ?? checkVessels(text, vessels, allowedUnknown);
   // Grades first for the impression: a grade on the wrong side is better named as such than as a number.
   const reason =
@@ -226,6 +239,8 @@ export function guardLlmText(study: Study, draft: Draft, candidate: LlmText): Gu
     traceable(candidate.indication) ??
     traceable(candidate.findings) ??
     checkGrades(candidate.impression, draft.conclusions) ??
-    traceable(candidate.impression);
+    traceable(candidate.impression) ??
+    checkAddedContent(candidate.findings, content) ??
+    checkAddedContent(candidate.impression, content);
   return reason ? { ok: false, reason } : { ok: true };
 }

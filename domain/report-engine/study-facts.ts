@@ -1,6 +1,15 @@
 import type { Study } from "../contracts/study";
+import { implausibleReason } from "../measurement-ranges";
 import { accessSites, lowerLimbArteries, type ScanProfile, upperLimbArteries } from "./scan-profiles";
-import { capitalize, formatMeasurement, joinWords, observationPhrases, parameterLabels } from "./value-format";
+import { toCriteriaUnit } from "./units";
+import {
+  capitalize,
+  formatMeasurement,
+  formatValue,
+  joinWords,
+  observationPhrases,
+  parameterLabels,
+} from "./value-format";
 import {
   type BaseSiteCode,
   gradedSites,
@@ -10,6 +19,7 @@ import {
   type ParsedSite,
   parameterUnits,
   parseSiteCode,
+  plaqueCharacters,
   type Side,
   sideOptionalSites,
   siteLabel,
@@ -23,7 +33,21 @@ export interface MeasurementFact {
   site: ParsedSite;
   side: Side | null;
   parameter: Parameter;
+  /** In the criteria's unit. */
   value: number;
+  /** What the sheet wrote when it was converted from another unit ("4.58 m/s"), for the findings. */
+  original?: string;
+}
+
+/** A value given for a site of the study but not used: its unit is unknown or it cannot physiologically be. */
+export interface RefusedFact {
+  site: ParsedSite;
+  side: Side | null;
+  parameter: Parameter;
+  /** As written: "9000 cm/s", "4.5 furlongs". */
+  written: string;
+  /** Why, in the findings' words: "outside the physiological range", "unit not recognised". */
+  reason: string;
 }
 
 export interface ObservationFact {
@@ -37,6 +61,8 @@ export interface StudyFacts {
   observations: readonly ObservationFact[];
   /** Values at vessels the criteria do not grade: the findings show them as measured, no grader reads them. */
   ungraded: { measurements: readonly MeasurementFact[]; observations: readonly ObservationFact[] };
+  /** Values that were given but could not be used; no grade may say they were not recorded. */
+  refused: readonly RefusedFact[];
 }
 
 const limbArteryCodes: readonly BaseSiteCode[] = [...lowerLimbArteries, ...upperLimbArteries, ...accessSites];
@@ -73,28 +99,13 @@ const contradictions: readonly (readonly [ObservationFinding, ObservationFinding
   ["triphasic", "dampened"],
   ["phasic_flow", "continuous_flow"],
   ["spontaneous_flow", "no_flow"],
+  // A plaque's character says there is a plaque.
+  ...plaqueCharacters.map((c) => ["no_plaque", c] as const),
+  ["smooth_surface", "irregular_surface"],
+  ["smooth_surface", "ulcerated"],
+  ["echolucent", "echogenic"],
+  ["echolucent", "calcified"],
 ];
-
-const unitAliases: Record<string, string> = {
-  "cm/sec": "cm/s",
-  "cms-1": "cm/s",
-  msec: "ms",
-  "ml/mn": "ml/min",
-  percent: "%",
-};
-
-function normaliseUnit(unit: string): string {
-  const compact = unit.replace(/\s+/g, "").toLowerCase();
-  return unitAliases[compact] ?? compact;
-}
-
-function unitFits(parameter: Parameter, unit: string | null | undefined): boolean {
-  if (unit === null || unit === undefined || unit.trim() === "") return true;
-  const expected = parameterUnits[parameter];
-  const given = normaliseUnit(unit);
-  if (expected === null) return given === "" || given === "ratio" || given === "-";
-  return given === expected.toLowerCase();
-}
 
 function describeRaw(site: string, side: Side | null | undefined): string {
   const parsed = parseSiteCode(site);
@@ -139,18 +150,12 @@ export function collectFacts(study: Study, profile: ScanProfile): { facts: Study
   const measurements: MeasurementFact[] = [];
   const observations: ObservationFact[] = [];
   const ungraded = { measurements: [] as MeasurementFact[], observations: [] as ObservationFact[] };
+  const refused: RefusedFact[] = [];
 
   for (const m of study.measurements) {
     const what = capitalize(formatMeasurement(m.parameter, [m.value]));
     if (typeof m.value !== "number" || !Number.isFinite(m.value)) {
       warnings.push(`${capitalize(parameterLabels[m.parameter])} at ${m.site} has no numeric value and was not used.`);
-      continue;
-    }
-    if (!unitFits(m.parameter, m.unit)) {
-      const expected = parameterUnits[m.parameter] ?? "no unit";
-      warnings.push(
-        `${capitalize(parameterLabels[m.parameter])} ${m.value} at the ${describeRaw(m.site, m.side)} is in ${JSON.stringify(m.unit)}, not ${expected}, and was not used.`,
-      );
       continue;
     }
     const settled = settleSite(m.site, m.side, what, profile, study.scanType, warnings);
@@ -161,9 +166,42 @@ export function collectFacts(study: Study, profile: ScanProfile): { facts: Study
       warnings.push(
         `${what} at the ${siteLabel(settled.site, settled.side)} is not a valid site for ${m.parameter} and was not used.`,
       );
+      refused.push({
+        ...settled,
+        parameter: m.parameter,
+        written: formatValue(m.parameter, m.value),
+        reason: "not a measurement of this vessel",
+      });
       continue;
     }
-    const fact = { ...settled, parameter: m.parameter, value: m.value };
+    const where = siteLabel(settled.site, settled.side);
+    const label = capitalize(parameterLabels[m.parameter]);
+    const converted = toCriteriaUnit(m.parameter, m.value, m.unit);
+    if (!converted.ok) {
+      const written = `${m.value} ${m.unit?.trim() ?? ""}`.trim();
+      warnings.push(
+        `${label} ${m.value} at the ${where} is in ${JSON.stringify(m.unit)}, a unit that cannot be converted to ${converted.expected}, and was not used.`,
+      );
+      refused.push({ ...settled, parameter: m.parameter, written, reason: "unit not recognised" });
+      continue;
+    }
+    const implausible = implausibleReason(m.parameter, converted.value, settled.site.base);
+    if (implausible) {
+      const written = converted.original ?? formatValue(m.parameter, m.value);
+      const unit = parameterUnits[m.parameter];
+      warnings.push(
+        `${label} ${written} at the ${where} is ${implausible.replace(")", unit ? ` ${unit})` : ")")} and was not used: check the worksheet.`,
+      );
+      // The report's text names no number that is not the study's: the range itself is in the warning.
+      refused.push({ ...settled, parameter: m.parameter, written, reason: "outside the physiological range" });
+      continue;
+    }
+    const fact: MeasurementFact = {
+      ...settled,
+      parameter: m.parameter,
+      value: converted.value,
+      ...(converted.original ? { original: converted.original } : {}),
+    };
     (gradedSites.has(settled.site.base) ? measurements : ungraded.measurements).push(fact);
   }
 
@@ -183,7 +221,7 @@ export function collectFacts(study: Study, profile: ScanProfile): { facts: Study
   if (measurements.length === 0 && observations.length === 0) {
     warnings.push("The study has no usable measurements or observations, so nothing could be graded.");
   }
-  return { facts: { measurements, observations, ungraded }, warnings };
+  return { facts: { measurements, observations, ungraded, refused }, warnings };
 }
 
 /** One warning per vessel and side whose values are shown but not graded. */
@@ -233,6 +271,24 @@ function contradictionWarnings(observations: readonly ObservationFact[]): string
       warnings.push(
         `Conflicting observations at the ${siteLabel(fact.site, fact.side)}: ${joinWords([observationPhrases[a], observationPhrases[b]])}. The more severe finding was used for grading.`,
       );
+    }
+  }
+  // What is said of a whole vessel holds for each of its segments: "femoral vein: compressible" and
+  // "femoral vein (mid): thrombus" cannot both be right.
+  const entries = [...bySite.values()];
+  for (const whole of entries.filter((e) => e.fact.site.segment === null)) {
+    for (const part of entries) {
+      const { site, side } = part.fact;
+      if (site.segment === null || site.base !== whole.fact.site.base || side !== whole.fact.side) continue;
+      const clashes = contradictions.filter(
+        ([a, b]) => (whole.findings.has(a) && part.findings.has(b)) || (whole.findings.has(b) && part.findings.has(a)),
+      );
+      for (const [a, b] of clashes) {
+        const [wholeSays, partSays] = whole.findings.has(a) && part.findings.has(b) ? [a, b] : [b, a];
+        warnings.push(
+          `Conflicting observations: the ${siteLabel(whole.fact.site, side)} is recorded as ${observationPhrases[wholeSays]} but the ${siteLabel(site, side)} as ${observationPhrases[partSays]}. The segment's finding was used for grading; check the recording.`,
+        );
+      }
     }
   }
   return warnings;
@@ -286,6 +342,7 @@ export function hasDataAt(facts: StudyFacts, base: BaseSiteCode, side: Side | nu
 
 /** The sides with any usable fact, right first. */
 export function sidesWithData(facts: StudyFacts): Side[] {
-  const present = new Set([...facts.measurements, ...facts.observations].map((f) => f.side));
+  // A side whose only values were refused was still scanned: the report speaks about it.
+  const present = new Set([...facts.measurements, ...facts.observations, ...facts.refused].map((f) => f.side));
   return (["right", "left"] as const).filter((side) => present.has(side));
 }

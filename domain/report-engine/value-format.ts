@@ -1,5 +1,5 @@
 import { parameterLabels } from "../vocabulary/parameters";
-import type { ObservationFinding, Parameter } from "./vocabulary";
+import type { ObservationFinding, Parameter, PlaqueCharacter } from "./vocabulary";
 import { parameterUnits } from "./vocabulary";
 
 export { parameterLabels };
@@ -9,10 +9,19 @@ export function formatNumber(value: number): string {
   return String(value);
 }
 
-/** Ratios the engine computes are rounded to two decimals, and grading uses the rounded value so that the
- * printed ratio and its grade never disagree at a threshold. */
-export function roundRatio(value: number): number {
-  return Math.round(value * 100) / 100;
+/**
+ * How a computed ratio is shown: two decimals, or as many more as it takes for the shown value to fall on the same
+ * side of every threshold as the exact one. Grading always uses the exact value (1.996 is below 2.0 and is shown
+ * as 1.996, not as 2).
+ */
+export function roundRatio(value: number, thresholds: readonly number[] = []): number {
+  for (let decimals = 2; decimals < 10; decimals++) {
+    const factor = 10 ** decimals;
+    const shown = Math.round(value * factor) / factor;
+    const sameSide = thresholds.every((t) => Math.sign(shown - t) === Math.sign(value - t));
+    if (sameSide) return shown;
+  }
+  return value;
 }
 
 export const COMPUTED_LABEL = "(computed)";
@@ -57,6 +66,26 @@ export const observationPhrases: Record<ObservationFinding, string> = {
   spontaneous_flow: "spontaneous flow",
   phasic_flow: "phasic flow",
   continuous_flow: "continuous (non-phasic) flow",
+  chronic: "chronic post-thrombotic change",
+  treated: "treated (ablated) vein",
+  echolucent: "echolucent plaque",
+  echogenic: "echogenic plaque",
+  heterogeneous: "heterogeneous plaque",
+  calcified: "calcified plaque",
+  smooth_surface: "smooth plaque surface",
+  irregular_surface: "irregular plaque surface",
+  ulcerated: "ulcerated plaque",
+};
+
+/** How Findings describe a plaque's character after "plaque present": "(echolucent, ulcerated surface)". */
+export const plaqueCharacterWords: Record<PlaqueCharacter, string> = {
+  echolucent: "echolucent",
+  echogenic: "echogenic",
+  heterogeneous: "heterogeneous",
+  calcified: "calcified",
+  smooth_surface: "smooth surface",
+  irregular_surface: "irregular surface",
+  ulcerated: "ulcerated surface",
 };
 
 export function capitalize(text: string): string {

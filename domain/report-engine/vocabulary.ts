@@ -21,8 +21,11 @@ export {
   siteNames,
 } from "../vocabulary/sites";
 export {
+  isPlaqueCharacter,
   type ObservationFinding,
   observationFindings,
+  type PlaqueCharacter,
+  plaqueCharacters,
   type ScanType,
   type Side,
   scanTypes,

@@ -39,5 +39,30 @@ export const observationFindings = [
   "spontaneous_flow",
   "phasic_flow",
   "continuous_flow",
+  // Added by the engine (repo criteria: docs/clinical-criteria.md): what the sheet says about a vein's history
+  // and a plaque's appearance.
+  "chronic",
+  "treated",
+  "echolucent",
+  "echogenic",
+  "heterogeneous",
+  "calcified",
+  "smooth_surface",
+  "irregular_surface",
+  "ulcerated",
 ] as const;
 export type ObservationFinding = (typeof observationFindings)[number];
+
+/** What a plaque looks like (echogenicity) and its surface: described with the plaque, never a grade of their own. */
+export const plaqueCharacters = [
+  "echolucent",
+  "echogenic",
+  "heterogeneous",
+  "calcified",
+  "smooth_surface",
+  "irregular_surface",
+  "ulcerated",
+] as const satisfies readonly ObservationFinding[];
+export type PlaqueCharacter = (typeof plaqueCharacters)[number];
+export const isPlaqueCharacter = (f: ObservationFinding): f is PlaqueCharacter =>
+  (plaqueCharacters as readonly string[]).includes(f);

@@ -10,6 +10,9 @@ import pg from "pg";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-e2e-"));
+// The journeys read registration links from this server's outbox (it sends no e-mail): say where it is.
+const pointer = path.join(os.tmpdir(), `sonoscribe-e2e-${process.env.PORT}.datadir`);
+fs.writeFileSync(pointer, dataDir);
 const env = {
   ...process.env,
   DATA_DIR: dataDir,
@@ -42,6 +45,7 @@ const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "serv
 const stop = () => {
   server.kill("SIGTERM");
   fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(pointer, { force: true });
 };
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

@@ -62,6 +62,10 @@ describe("generate-report command", () => {
       expect.objectContaining({ site: "ICA", side: "right", category: "carotid_stenosis", grade: "70_99" }),
     ]);
     expect(draft.findings).toContain("Right internal carotid artery: proximal PSV 250 cm/s");
+    // Issue 26: the results that need a call, each with the rule that flagged it.
+    expect(draft.criticalResults).toEqual([
+      expect.objectContaining({ rule: "carotid_severe", site: "ICA", side: "right", grade: "70_99" }),
+    ]);
   });
 
   it("reads standard input for -", async () => {
@@ -71,6 +75,7 @@ describe("generate-report command", () => {
     const draft = JSON.parse(result.stdout);
     expect(draft.conclusions[0]).toMatchObject({ site: "AO", side: null, grade: "aneurysm_large" });
     expect(draft.impression).toContain("every 6 months");
+    expect(draft.criticalResults).toEqual([]);
   });
 
   it("selects a criteria set", async () => {
@@ -79,6 +84,14 @@ describe("generate-report command", () => {
     expect(JSON.parse(strict.stdout).conclusions[0].grade).toBe("lt50");
     const standard = await cli(["-"], JSON.stringify(study));
     expect(JSON.parse(standard.stdout).conclusions[0].grade).toBe("50_69");
+  });
+
+  it("writes British spelling with --spelling en-GB", async () => {
+    const study = { scanType: "Abdominal Aorta", measurements: [{ site: "AO", parameter: "DIAMETER_MM", value: 20 }] };
+    const gb = await cli(["--spelling", "en-GB", "-"], JSON.stringify(study));
+    expect(JSON.parse(gb.stdout).impression).toContain("normal calibre");
+    const bad = await cli(["--spelling", "fr", "-"], JSON.stringify(study));
+    expect(bad.code).toBe(2);
   });
 
   it("exits 2 with one line naming the bad field for invalid input", async () => {
@@ -105,6 +118,25 @@ describe("generate-report command", () => {
     const result = await cli(["-"], JSON.stringify(study));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
+  });
+
+  it("accepts a file saved with a UTF-8 byte-order mark", async () => {
+    const file = join(dir, "bom.json");
+    await writeFile(file, `\uFEFF${JSON.stringify(carotid)}`, "utf8");
+    const result = await cli([file]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).conclusions[0].grade).toBe("70_99");
+    const piped = await cli(["-"], `\uFEFF${JSON.stringify(carotid)}`);
+    expect(piped.code).toBe(0);
+  });
+
+  it("says that 1e999 is too large rather than 'expected number, received number'", async () => {
+    const text = JSON.stringify(carotid).replace('"value":250', '"value":1e999');
+    const result = await cli(["-"], text);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trimEnd()).toBe(
+      "generate-report: measurements[0].value: the number is too large to be a measurement (it reads as infinity); write the value as measured",
+    );
   });
 
   it("exits 2 for text that is not JSON", async () => {

@@ -5,8 +5,9 @@ import { readFile } from "node:fs/promises";
 import { describeIssue, studySchema } from "../../domain/contracts/study";
 import { type CriteriaSetId, criteriaSetIds } from "../../domain/report-engine/criteria-sets";
 import { generateDraft } from "../../domain/report-engine/generate-draft";
+import { type Spelling, spellings } from "../../domain/report-engine/spelling";
 
-const usage = "usage: generate-report [--criteria-set <id>] <study.json | ->";
+const usage = "usage: generate-report [--criteria-set <id>] [--spelling en-US|en-GB] <study.json | ->";
 
 class CliError extends Error {
   constructor(
@@ -17,9 +18,14 @@ class CliError extends Error {
   }
 }
 
-function parseArgs(argv: readonly string[]): { file: string; criteriaSetId: CriteriaSetId | undefined } {
+function parseArgs(argv: readonly string[]): {
+  file: string;
+  criteriaSetId: CriteriaSetId | undefined;
+  spelling: Spelling | undefined;
+} {
   let file: string | undefined;
   let criteriaSetId: CriteriaSetId | undefined;
+  let spelling: Spelling | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === "--criteria-set") {
@@ -28,6 +34,12 @@ function parseArgs(argv: readonly string[]): { file: string; criteriaSetId: Crit
         throw new CliError(`--criteria-set: expected one of ${criteriaSetIds.join(", ")}`, 2);
       }
       criteriaSetId = id as CriteriaSetId;
+    } else if (arg === "--spelling") {
+      const value = argv[++i];
+      if (!value || !(spellings as readonly string[]).includes(value)) {
+        throw new CliError(`--spelling: expected one of ${spellings.join(", ")}`, 2);
+      }
+      spelling = value as Spelling;
     } else if (file === undefined && (arg === "-" || !arg.startsWith("-"))) {
       file = arg;
     } else {
@@ -35,7 +47,7 @@ function parseArgs(argv: readonly string[]): { file: string; criteriaSetId: Crit
     }
   }
   if (file === undefined) throw new CliError(usage, 2);
-  return { file, criteriaSetId };
+  return { file, criteriaSetId, spelling };
 }
 
 async function readStdin(): Promise<string> {
@@ -57,8 +69,9 @@ async function readInput(file: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const { file, criteriaSetId } = parseArgs(process.argv.slice(2));
-  const text = await readInput(file);
+  const { file, criteriaSetId, spelling } = parseArgs(process.argv.slice(2));
+  // Editors on Windows save UTF-8 with a byte-order mark; it is not part of the JSON.
+  const text = (await readInput(file)).replace(/^\uFEFF/, "");
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -70,7 +83,10 @@ async function main(): Promise<void> {
     const first = parsed.error.issues[0];
     throw new CliError(first ? describeIssue(first, json) : "invalid study", 2);
   }
-  const draft = generateDraft(parsed.data, criteriaSetId ? { criteriaSetId } : {});
+  const draft = generateDraft(parsed.data, {
+    ...(criteriaSetId ? { criteriaSetId } : {}),
+    ...(spelling ? { spelling } : {}),
+  });
   process.stdout.write(`${JSON.stringify(draft, null, 2)}\n`);
 }
 

@@ -6,7 +6,15 @@ import { loadConfig } from "../config";
 import { openDatabase } from "../db/client";
 import { registerClinic as registerClinicRow } from "../features/auth/auth.service";
 import { grantPlatformAdmin, revokePlatformAdmin } from "../platform/platform-admin";
-import { as, createTestApp, registerClinic, type SignedIn, signIn, type TestApp } from "../test-support/test-app";
+import {
+  as,
+  confirmRegistrationFromOutbox,
+  createTestApp,
+  registerClinic,
+  type SignedIn,
+  signIn,
+  type TestApp,
+} from "../test-support/test-app";
 import { runAdminGrant } from "./admin-grant";
 
 const LISTED = "unclaimed-admin@platform.test";
@@ -59,7 +67,11 @@ describe("platform administration comes only from a grant made on the server", (
         password: PASSWORD,
       },
     });
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(202);
+    // Proving the address does not make an admin either.
+    await confirmRegistrationFromOutbox(t.app, "second-listed@platform.test", PASSWORD);
+    const proven = await signIn(t.app, "second-listed@platform.test", PASSWORD);
+    expect((await me(proven)).isPlatformAdmin).toBe(false);
     const t2 = await createTestApp({ PLATFORM_ADMIN_EMAILS: "second-listed@platform.test" });
     try {
       const again = await registerClinic(t2.app, "Y");

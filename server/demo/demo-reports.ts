@@ -76,6 +76,20 @@ async function reportFromWorksheet(ctx: DemoReportContext, sheet: DemoWorksheet)
   const admin = ctx.cookies.admin;
   const signer = ctx.signers[sheet.physician]!;
   const sign = async () => {
+    // A critical result is signed only once its call to the referrer is recorded (issue 26): the signer records it.
+    if (report.criticalUncommunicated) {
+      await call(transport, {
+        method: "POST",
+        url: `/api/reports/${report.id}/critical-communication`,
+        cookie: signer.cookie,
+        json: {
+          recipient: report.referringPhysician ?? "The referring physician",
+          method: "phone",
+          communicatedAt: new Date().toISOString(),
+          readBack: true,
+        },
+      });
+    }
     await call(transport, {
       method: "POST",
       url: "/api/auth/reauth",

@@ -4,6 +4,7 @@ import { count } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../db/client";
 import { clinics } from "../db/schema";
+import { outboxConfirmToken } from "../features/auth/registration.service";
 import { DEMO_CLINIC } from "./demo-content";
 import { type DemoSeedResult, type SeedOptions, seedDemo } from "./seed-demo";
 import { injectTransport } from "./seed-http";
@@ -25,7 +26,7 @@ export class DemoStartError extends Error {}
  */
 export async function prepareDemo(
   deps: { app: FastifyInstance; db: Db; dataDir: string },
-  options: SeedOptions = {},
+  options: Omit<SeedOptions, "registrationToken"> = {},
 ): Promise<DemoStart> {
   const marker = path.join(deps.dataDir, MARKER);
   const [row] = await deps.db.select({ n: count() }).from(clinics);
@@ -38,7 +39,10 @@ export async function prepareDemo(
   }
   let result: DemoSeedResult;
   try {
-    result = await seedDemo(injectTransport(deps.app), options);
+    result = await seedDemo(injectTransport(deps.app), {
+      ...options,
+      registrationToken: (email) => outboxConfirmToken(deps.dataDir, email),
+    });
   } catch (error) {
     throw new DemoStartError(
       `Setting up the demo clinic failed: ${(error as Error).message}. Delete ${deps.dataDir} and run npm run demo again.`,

@@ -32,6 +32,11 @@ export type SeedOptions = {
   progress?: (line: string) => void;
   /** The worksheets to turn into reports; the full demo plan when left out. */
   worksheets?: DemoWorksheet[];
+  /**
+   * The token of the finish-registering link the server mailed to the address (registration proves the address,
+   * decision 018): the seed reads it where the server filed it, in its data directory's outbox.
+   */
+  registrationToken: (email: string) => Promise<string | null>;
 };
 
 /** 18 random bytes: 24 base64url characters, far past the 12-character minimum and any guessing. */
@@ -47,14 +52,14 @@ async function signIn(transport: SeedTransport, email: string, password: string)
  * Creates the demo clinic through the HTTP API of a fresh server: accounts, staff, templates, legend,
  * shortcuts, then a dozen reports made by the real OCR and report engine. Passwords are returned, never stored.
  */
-export async function seedDemo(transport: SeedTransport, options: SeedOptions = {}): Promise<DemoSeedResult> {
+export async function seedDemo(transport: SeedTransport, options: SeedOptions): Promise<DemoSeedResult> {
   const started = Date.now();
   const progress = options.progress ?? (() => {});
   const adminPassword = newPassword();
   const sonographerPassword = newPassword();
 
   progress(`Creating the demo clinic "${DEMO_CLINIC.name}"...`);
-  const registered = await call<{ clinicId: number }>(
+  await call(
     transport,
     {
       method: "POST",
@@ -71,6 +76,21 @@ export async function seedDemo(transport: SeedTransport, options: SeedOptions = 
         adminLastName: DEMO_ADMIN.lastName,
         password: adminPassword,
       },
+    },
+    202,
+  );
+  const registrationToken = await options.registrationToken(DEMO_ADMIN.email);
+  if (!registrationToken) {
+    throw new SeedError(
+      `no finish-registering link for ${DEMO_ADMIN.email} in the server's outbox (with SMTP_URL set, run the demo without it)`,
+    );
+  }
+  const registered = await call<{ clinicId: number }>(
+    transport,
+    {
+      method: "POST",
+      url: "/api/clinics/register/confirm",
+      json: { token: registrationToken, password: adminPassword },
     },
     201,
   );

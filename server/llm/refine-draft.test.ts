@@ -105,6 +105,23 @@ describe("refineDraftWithLlm", () => {
     );
   });
 
+  it("discards a response that adds a diagnosis, unless the clinic's legend gives its words", async () => {
+    const added = { ...good, impression: `${good.impression}\nRight internal carotid artery: c/w dissection.` };
+    answer(added);
+    const refined = await refineDraftWithLlm(input, config, quick);
+    expect(refined.impression).toBe(draft.impression);
+    expect(refined.warnings.at(-1)).toBe(
+      'Language model output discarded: it adds a diagnosis the criteria-based draft does not make ("dissection").',
+    );
+    answer(added);
+    const withLegend = await refineDraftWithLlm(
+      { ...input, legend: [...input.legend, { title: "dissection", medicalMeaning: "arterial dissection" }] },
+      config,
+      quick,
+    );
+    expect(withLegend.impression).toBe(added.impression);
+  });
+
   it("discards a response that swaps left and right", async () => {
     const swapped = good.findings.replace("Right:", "TMP:").replace("Left:", "Right:").replace("TMP:", "Left:");
     answer({ ...good, findings: swapped });

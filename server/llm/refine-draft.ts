@@ -88,7 +88,8 @@ export async function refineDraftWithLlm(
     }
     const text = parseModelText(answer.content);
     if (typeof text === "string") return withWarning(draft, `Language model output discarded: ${text}.`);
-    const verdict = guardLlmText(study, draft, text);
+    const legendText = input.legend.flatMap((entry) => [entry.title, entry.medicalMeaning]);
+    const verdict = guardLlmText(study, draft, text, legendText);
     if (!verdict.ok) return withWarning(draft, `Language model output discarded: ${verdict.reason}.`);
     return {
       ...draft,

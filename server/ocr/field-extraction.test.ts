@@ -240,3 +240,45 @@ describe("extractPatientFields", () => {
     expect(lone.patientDob.value).toBeNull();
   });
 });
+
+describe("a clinic's own label wordings (aliases learnt from its corrections)", () => {
+  const regions = [
+    at("Client:", { u: 100, v: 300 }),
+    at("Ashley R. Lewis", { u: 220, v: 300 }),
+    at("Natal day:", { u: 100, v: 360 }),
+    at("02/08/1969", { u: 260, v: 360 }),
+  ];
+
+  it("are labels for that clinic's uploads", () => {
+    const aliases = [
+      { wording: "client", field: "patientName" as const },
+      { wording: "natalday", field: "patientDob" as const },
+    ];
+    const fields = extractSheetFields(regions, now, aliases);
+    expect(fields.patientName.value).toBe("Ashley R. Lewis");
+    expect(fields.patientDob.value).toBe("1969-08-02");
+  });
+
+  it("are nothing without them: an unknown label's value is no field", () => {
+    const fields = extractSheetFields(regions, now);
+    expect(fields.patientName.value).toBeNull();
+  });
+});
+
+describe("a label the lexicon does not know, with its value in the same region", () => {
+  it("ends the value of the label before it on the line", () => {
+    const regions = [
+      at("Patient Name:", { u: 100, v: 300 }),
+      at("Edward Rodriguez", { u: 300, v: 300 }),
+      at("File no.: 9309054", { u: 560, v: 300 }),
+    ];
+    expect(extractSheetFields(regions, now).patientName.value).toBe("Edward Rodriguez");
+  });
+
+  it("is not taken for one where a known label ran into a value ('ALLENIndication: TIA')", () => {
+    const regions = [at("Patient Name:", { u: 100, v: 300 }), at("ELEANOR ALLENIndication: TIA", { u: 300, v: 300 })];
+    const fields = extractSheetFields(regions, now);
+    expect(fields.patientName.value).toBe("ELEANOR ALLEN");
+    expect(fields.indication.value).toBe("TIA");
+  });
+});

@@ -1,7 +1,13 @@
 import { type Box, type OcrField, type OcrFieldName, ocrHeaderFieldNames } from "../../domain/contracts/ocr";
 import { joinMatrices } from "./ctc-constrained";
 import { ctcDecode, type Decoded, type DecodedChar } from "./ctc-decode";
-import { choosePatientDates, type DateOption, poolDateOptions, readDateOptions } from "./date-reading";
+import {
+  choosePatientDates,
+  type DateOption,
+  poolDateOptions,
+  readDateOptions,
+  weighDatesByStrokes,
+} from "./date-reading";
 import {
   cleanName,
   joinNameParts,
@@ -11,11 +17,19 @@ import {
   parsePersonName,
   parseSex,
 } from "./field-grammars";
-import { type LabelField, type LabelHit, matchLabel, splitMergedFields } from "./field-labels";
+import {
+  type LabelAlias,
+  type LabelField,
+  type LabelHit,
+  matchLabel,
+  splitMergedFields,
+  unknownLabel,
+} from "./field-labels";
 import { linesBelow, pairValue } from "./key-value-pairing";
 import { nameLexicon } from "./name-lexicon";
+import { isNameShaped } from "./name-line";
 import { type NameWord, rescoreNameWord } from "./name-rescoring";
-import { centerV, heightOf, type ReadRegion } from "./read-region";
+import { centerV, groupLines, heightOf, type ReadRegion } from "./read-region";
 import type { CharMatrix } from "./text-recognizer";
 import { columnFromHeader } from "./worksheet-vocabulary";
 
@@ -257,11 +271,15 @@ export type SheetFields = Record<OcrFieldName, OcrField> & { labelTop: number | 
  * Reads the patient and header fields of a page: labels recognised by meaning (field-labels.ts), their values found
  * by layout (key-value-pairing.ts) and read with each field's grammar; dates no label claimed are placed by type.
  */
-export function extractSheetFields(pageRegions: ReadRegion[], now: Date): SheetFields {
-  const regions = splitMergedFields(pageRegions);
+export function extractSheetFields(
+  pageRegions: ReadRegion[],
+  now: Date,
+  aliases: readonly LabelAlias[] = [],
+): SheetFields {
+  const regions = splitMergedFields(pageRegions, aliases);
   const hits = new Map<ReadRegion, LabelHit>();
   for (const region of regions) {
-    const hit = matchLabel(region);
+    const hit = matchLabel(region, aliases) ?? unknownLabel(region);
     if (hit) hits.set(region, hit);
   }
   const isLabel = (r: ReadRegion) => hits.has(r);
@@ -298,6 +316,7 @@ export function extractSheetFields(pageRegions: ReadRegion[], now: Date): SheetF
         spans,
         stretched.filter((s) => s !== null),
         now,
+        cropSpans(pieces, spans, (r) => r.dateStrokes ?? undefined, false),
       );
       const current = dates[field];
       if (!current || (options[0]?.confidence ?? 0) > (current.options[0]?.confidence ?? 0)) {
@@ -327,6 +346,13 @@ export function extractSheetFields(pageRegions: ReadRegion[], now: Date): SheetF
     };
   }
 
+  const nameLabel = [...hits.values()].some(
+    (h) => h.field === "patientName" || h.field === "surname" || h.field === "givenName",
+  );
+  if (!nameLabel) {
+    fields.patientName = nameLineNearTop(regions, claimed) ?? EMPTY;
+  }
+
   placeDatesByType(regions, claimed, dates, now);
   const chosen = choosePatientDates(dates.patientDob?.options ?? [], dates.examDate?.options ?? [], now);
   for (const key of ["patientDob", "examDate"] as const) {
@@ -335,6 +361,29 @@ export function extractSheetFields(pageRegions: ReadRegion[], now: Date): SheetF
     fields[key] = pick ? { value: pick.value, confidence: pick.confidence, box } : { value: null, confidence: 0, box };
   }
   return { ...fields, labelTop };
+}
+
+/** How far down the page an unlabelled name is looked for (share of the page's text height). */
+const NAME_LINE_REACH = 0.4;
+
+/**
+ * A page with no name label at all: the one line near the top (above the table, in the top part of the page) that
+ * is a name and nothing else (name-line.ts), read as a name and shown for checking. None, or two such lines (which
+ * is the patient's?): no name.
+ */
+function nameLineNearTop(regions: ReadRegion[], claimed: Set<ReadRegion>): OcrField | null {
+  const tableTop = Math.min(...regions.filter((r) => columnFromHeader(r.read.text)).map((r) => r.v0));
+  const top = Math.min(...regions.map((r) => r.v0));
+  const bottom = Math.max(...regions.map((r) => r.v1));
+  const limit = Math.min(tableTop, top + NAME_LINE_REACH * (bottom - top));
+  const candidates = groupLines(regions.filter((r) => r.v1 <= limit)).filter(
+    (line) => line.every((r) => !claimed.has(r)) && isNameShaped(line.map((r) => r.read.text).join(" ")),
+  );
+  if (candidates.length !== 1) return null;
+  const pieces = candidates[0]!.map((region) => ({ region, from: 0 }));
+  const read = readName(spansOf(pieces), unionBox(pieces.map((p) => p.region.box)));
+  if (!read.value || !isNameShaped(read.value)) return null;
+  return { ...read, confidence: read.confidence * TYPE_ONLY_FACTOR };
 }
 
 /** Top to bottom by line, then left to right. */
@@ -368,7 +417,8 @@ function placeDatesByType(
   const loose = regions
     .filter((r) => !claimed.has(r) && r.v1 <= tableTop && DATE_SHAPE.test(r.read.text.trim()))
     .map((r) => {
-      const options = dateOptions([{ matrix: r.matrix, from: 0, to: r.matrix.steps }], [], now);
+      const strokes = r.dateStrokes ? [{ matrix: r.dateStrokes, from: 0, to: r.dateStrokes.steps }] : null;
+      const options = dateOptions([{ matrix: r.matrix, from: 0, to: r.matrix.steps }], [], now, strokes);
       return { r, options: options.map((o) => ({ ...o, confidence: o.confidence * TYPE_ONLY_FACTOR })) };
     })
     .filter((d) => d.options.length > 0)
@@ -393,10 +443,17 @@ export const extractPatientFields = extractSheetFields;
  * The same spans in another reading of each piece (a stretched crop), when every piece is a value region of its
  * own: a stretched label and value ("DOB:12/11/1996" in one region) read worse than the two unstretched (measured).
  */
-function cropSpans(pieces: Piece[], spans: Span[], crop: (r: ReadRegion) => CharMatrix | undefined): Span[] | null {
+function cropSpans(
+  pieces: Piece[],
+  spans: Span[],
+  crop: (r: ReadRegion) => CharMatrix | undefined,
+  scaled = true,
+): Span[] | null {
   if (!pieces.every((p) => crop(p.region) && p.from === 0)) return null;
   return spans.map((s, i) => {
     const matrix = crop(pieces[i]!.region)!;
+    // A matrix of other steps (the strokes' one per character) is read whole.
+    if (!scaled) return { matrix, from: 0, to: matrix.steps };
     const scale = matrix.steps / s.matrix.steps;
     return { matrix, from: Math.round(s.from * scale), to: Math.round(s.to * scale) };
   });
@@ -407,9 +464,11 @@ function cropSpans(pieces: Piece[], spans: Span[], crop: (r: ReadRegion) => Char
  * their stretched readings; when the grammar finds no real date, the repairs of the greedy reading (lost or
  * mixed-up separators).
  */
-function dateOptions(spans: Span[], stretched: Span[][], now: Date): DateOption[] {
+function dateOptions(spans: Span[], stretched: Span[][], now: Date, strokes: Span[] | null): DateOption[] {
   const readings = [spans, ...stretched].map((s) => readDateOptions(joinMatrices(s), now));
-  const options = readings.length > 1 ? poolDateOptions(readings) : readings[0]!;
+  const pooled = readings.length > 1 ? poolDateOptions(readings) : readings[0]!;
+  // The digit classifier's reading of the same strokes weighs them (date-reading.ts).
+  const options = strokes ? weighDatesByStrokes(pooled, joinMatrices(strokes), now) : pooled;
   if (options.length) return options;
   const decoded = spans.map((s) => ctcDecode(s.matrix, DATE_CHARS, s.from, s.to));
   const joined = joinPieces(

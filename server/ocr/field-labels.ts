@@ -1,4 +1,4 @@
-import type { OcrHeaderFieldName } from "../../domain/contracts/ocr";
+import type { OcrFieldName, OcrHeaderFieldName } from "../../domain/contracts/ocr";
 import type { DecodedChar } from "./ctc-decode";
 import { parseSex } from "./field-grammars";
 import { editDistance } from "./name-lexicon";
@@ -135,6 +135,8 @@ const LEXICON: Record<LabelField | "other", string[]> = {
     "preliminaryreport",
     "impressioncomments",
     "impression",
+    // A section heading more often than a label: only with its colon.
+    "findings:",
     "comments",
     "comment",
     "notes",
@@ -157,10 +159,36 @@ const LEXICON: Record<LabelField | "other", string[]> = {
   ],
 };
 
-const ENTRIES: [string, LabelField | null][] = Object.entries(LEXICON)
-  .flatMap(([field, words]) => words.map((w) => [w, field === "other" ? null : (field as LabelField)] as const))
-  .map(([w, f]) => [w, f] as [string, LabelField | null])
-  .sort((a, b) => b[0].length - a[0].length);
+/** A squashed label wording and the field it names (null: a field the result does not carry). */
+type Entry = { label: string; field: LabelField | null; colonOnly: boolean };
+
+const ENTRIES: Entry[] = Object.entries(LEXICON)
+  .flatMap(([field, words]) =>
+    words.map((w) => ({
+      label: w.replace(/:$/, ""),
+      field: field === "other" ? null : (field as LabelField),
+      colonOnly: w.endsWith(":"),
+    })),
+  )
+  .sort((a, b) => b.label.length - a.label.length);
+
+/** A clinic's own wording of a label, learnt from its clinicians' corrections: squashed wording and field. */
+export type LabelAlias = { wording: string; field: LabelField };
+
+/** The clinic's aliases before the lexicon, so that its own meaning of a wording wins; longest first in each. */
+function entriesWith(aliases: readonly LabelAlias[]): Entry[] {
+  if (aliases.length === 0) return ENTRIES;
+  const own = aliases
+    .map((a) => ({ label: a.wording, field: a.field, colonOnly: false }))
+    .sort((a, b) => b.label.length - a.label.length);
+  return [...own, ...ENTRIES];
+}
+
+/** Whether a squashed wording names a field in the lexicon alone (which one; null: known, of no field). */
+export function lexiconFieldOf(wording: string): LabelField | null | undefined {
+  const hit = ENTRIES.find((e) => e.label === wording);
+  return hit ? hit.field : undefined;
+}
 
 export type LabelHit = { field: LabelField | null; endStep: number; length?: number; colon?: boolean };
 
@@ -182,8 +210,8 @@ function fuzzyPrefixLength(text: string, label: string): number {
  * Finds a label at the start of a region: which field it names (null: a label of something else) and the
  * recogniser step where a value written in the same region (e.g. "DOB:02/08/69") begins.
  */
-export function matchLabel(region: ReadRegion): LabelHit | null {
-  const hit = matchChars(region.read.chars, region.matrix.steps);
+export function matchLabel(region: ReadRegion, aliases: readonly LabelAlias[] = []): LabelHit | null {
+  const hit = matchChars(region.read.chars, region.matrix.steps, true, entriesWith(aliases));
   if (hit) return hit;
   // Any other "Something:" region is a label too: it bounds the value of the label before it.
   const colonAt = region.read.text.indexOf(":");
@@ -191,8 +219,28 @@ export function matchLabel(region: ReadRegion): LabelHit | null {
   return null;
 }
 
+/**
+ * A region that starts with one to three words and their colon before its value ("File no.: 9309054"): a label the
+ * lexicon does not know, whose value is no field of the result but must not run into the one before. Only after
+ * merged fields are cut (splitMergedFields): before, "ALLENIndication: TIA" would pass for one.
+ */
+export function unknownLabel(region: ReadRegion): LabelHit | null {
+  const colonAt = region.read.text.indexOf(":");
+  if (colonAt <= 1 || !UNKNOWN_LABEL.test(region.read.text.slice(0, colonAt))) return null;
+  const colon = region.read.chars.find((c) => c.char === ":");
+  return { field: null, endStep: colon ? colon.step : region.matrix.steps, colon: true };
+}
+
+/** One to three words of letters (a zero misread for an O aside), as an unknown label's words before its colon. */
+const UNKNOWN_LABEL = /^[A-Za-z][A-Za-z0.'’/-]*(?:\s[A-Za-z0][A-Za-z0.'’/-]*){0,2}$/;
+
 /** A lexicon label at the start of decoded characters, as matchLabel. */
-function matchChars(chars: DecodedChar[], steps: number, fuzzyToo = true): LabelHit | null {
+function matchChars(
+  chars: Pick<DecodedChar, "char" | "step">[],
+  steps: number,
+  fuzzyToo = true,
+  entries: Entry[] = ENTRIES,
+): LabelHit | null {
   let squashed = "";
   const prefixes: { length: number; step: number }[] = [];
   for (let i = 0; i < chars.length; i++) {
@@ -202,7 +250,7 @@ function matchChars(chars: DecodedChar[], steps: number, fuzzyToo = true): Label
   }
   // Exact labels first; then a long label with one letter misread ("Patent Name:"), when its colon follows.
   for (const fuzzy of fuzzyToo ? [false, true] : [false]) {
-    for (const [label, field] of ENTRIES) {
+    for (const { label, field, colonOnly } of entries) {
       const length = fuzzy ? fuzzyPrefixLength(squashed, label) : squashed.startsWith(label) ? label.length : 0;
       if (!length) continue;
       const endIndex = prefixes.findIndex((p) => p.length === length);
@@ -220,7 +268,7 @@ function matchChars(chars: DecodedChar[], steps: number, fuzzyToo = true): Label
       const digitsFollow = chars.slice(next).some((c) => /\d/.test(c.char));
       if (label.length <= 4 && !colon && !digitsFollow && !whole && !typedValueFollows(field, chars, endIndex))
         continue;
-      if (fuzzy && !colon) continue;
+      if ((fuzzy || colonOnly) && !colon) continue;
       while (next < chars.length && /[:\s.#]/.test(chars[next]!.char)) next++;
       const endStep = next < chars.length ? chars[next]!.step - 1 : steps;
       return { field, endStep: Math.max(0, endStep), length, colon };
@@ -234,19 +282,20 @@ function matchChars(chars: DecodedChar[], steps: number, fuzzyToo = true): Label
  * A region that starts with a label and holds a second one further on (a long label, or one with its colon) is cut
  * in two where the second starts, so that each label keeps its own value.
  */
-export function splitMergedFields(regions: ReadRegion[]): ReadRegion[] {
+export function splitMergedFields(regions: ReadRegion[], aliases: readonly LabelAlias[] = []): ReadRegion[] {
+  const entries = entriesWith(aliases);
   return regions.flatMap((region) => {
     const parts: ReadRegion[] = [];
     let rest = region;
     for (;;) {
-      const first = matchLabel(rest);
+      const first = matchLabel(rest, aliases);
       const chars = rest.read.chars;
       const from = first ? first.endStep + 1 : 0;
       if (first && first.endStep >= rest.matrix.steps - 1) break;
       const at = chars.findIndex((c, i) => {
         if (c.step <= from || i === 0 || !/[A-Za-z]/.test(c.char)) return false;
         // Exact labels only: one edit from a label is too easy to find at every letter of a value.
-        const hit = matchChars(chars.slice(i), rest.matrix.steps, false);
+        const hit = matchChars(chars.slice(i), rest.matrix.steps, false, entries);
         if (!hit) return false;
         // After a label's value, a long label or one with its colon, as a word of its own; in a region that does
         // not start with a label (a value run into the next field), only a long label with its colon, which no
@@ -314,4 +363,42 @@ function labelTailEnd(chars: { char: string }[], from: number, words: boolean): 
     i++;
   }
   return from;
+}
+
+/** Labels this long may carry one misread letter when they stand alone. */
+const FUZZY_WHOLE_LENGTH = 6;
+
+/**
+ * The field a printed text names when it is a label and nothing else ("Patient Name:", "D.O.B.", "Date of Scan",
+ * "Sonographer initials:"), as on a blank form; a text with a value after its label, or no label, names nothing.
+ * A name written in two fields has one zone, the surname's; the given names' label names no field of its own.
+ */
+export function fieldOfLabel(text: string, aliases: readonly LabelAlias[] = []): OcrFieldName | null {
+  const field = labelOf(text, aliases);
+  if (field === "surname") return "patientName";
+  return field === "givenName" ? null : field;
+}
+
+function labelOf(text: string, aliases: readonly LabelAlias[]): LabelField | null {
+  // A remark in brackets belongs to the label ("Patient Name (Surname, Given)"); a label has no digits, so a zero
+  // read for an O ("D.0.B.") is undone.
+  const plain = text.replace(/\([^)]*\)/g, " ").replace(/0/g, "o");
+  const s = squash(plain);
+  if (s.length < 2) return null;
+  const entries = entriesWith(aliases);
+  const colon = /:\s*$/.test(plain);
+  const usable = (e: Entry) => colon || !e.colonOnly;
+  const exact = entries.find((e) => e.label === s && usable(e));
+  if (exact) return exact.field;
+  // A label with more words up to its colon, as the reader matches labels on a filled sheet.
+  const chars = [...plain.trim()].map((char, step) => ({ char, step }));
+  const hit = matchChars(chars, chars.length, false, entries);
+  if (hit && hit.endStep >= chars.length) return hit.field;
+  if (s.length >= FUZZY_WHOLE_LENGTH) {
+    const near = entries.find(
+      (e) => e.label.length >= FUZZY_WHOLE_LENGTH && usable(e) && editDistance(s, e.label, 1) <= 1,
+    );
+    if (near) return near.field;
+  }
+  return null;
 }

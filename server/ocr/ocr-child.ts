@@ -28,7 +28,7 @@ process.on("message", async (request: OcrRequest) => {
       send({ id: request.id, ok: true, layout: await analyzeForm(Buffer.from(request.page)) });
     } else {
       const pages = request.pages.map((p) => Buffer.from(p));
-      const result = await readWorksheet(pages, new Date(request.now), request.templates);
+      const result = await readWorksheet(pages, new Date(request.now), request.templates, request.aliases);
       send({ id: request.id, ok: true, result });
     }
   } catch (error) {

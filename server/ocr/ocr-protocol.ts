@@ -1,4 +1,5 @@
 import type { OcrResult } from "../../domain/contracts/ocr";
+import type { LabelAlias } from "./field-labels";
 import type { OcrInputReason } from "./ocr-input-error";
 import type { ReadingTemplate } from "./templates/match-form";
 import type { FormLayout } from "./templates/propose-zones";
@@ -11,7 +12,8 @@ export type OcrJob =
   | { kind: "fit-image"; file: Uint8Array; box: { width: number; height: number } }
   /** A report document (PDF, DOCX) to its text. */
   | { kind: "document-text"; file: Uint8Array; mimeType: string }
-  | { kind: "recognize"; pages: Uint8Array[]; now: number; templates?: ReadingTemplate[] }
+  /** `aliases`: the clinic's own label wordings, learnt from its corrections. */
+  | { kind: "recognize"; pages: Uint8Array[]; now: number; templates?: ReadingTemplate[]; aliases?: LabelAlias[] }
   | { kind: "analyze-form"; page: Uint8Array };
 export type OcrRequest = OcrJob & { id: number };
 

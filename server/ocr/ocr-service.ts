@@ -1,5 +1,6 @@
 import type { Box, OcrField, OcrResult } from "../../domain/contracts/ocr";
 import { ocrResultSchema } from "../../domain/contracts/ocr";
+import type { LabelAlias } from "./field-labels";
 import { loaderPool, OcrFailure, readerPool } from "./ocr-runner";
 import type { ReadingTemplate } from "./templates/match-form";
 import type { FormLayout } from "./templates/propose-zones";
@@ -17,13 +18,14 @@ const asBytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
  */
 export async function recognizeWorksheet(
   pages: Buffer[],
-  opts: { now?: Date; templates?: ReadingTemplate[] } = {},
+  opts: { now?: Date; templates?: ReadingTemplate[]; aliases?: LabelAlias[] } = {},
 ): Promise<OcrResult> {
   const reply = await readerPool().run({
     kind: "recognize",
     pages: pages.map(asBytes),
     now: (opts.now ?? new Date()).getTime(),
     templates: opts.templates ?? [],
+    aliases: opts.aliases ?? [],
   });
   return ocrResultSchema.parse(reply.result);
 }

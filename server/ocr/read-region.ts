@@ -17,6 +17,8 @@ export type ReadRegion = TextRegion & {
   wide?: CharMatrix;
   /** A doubtful cell read by the handwritten digit classifier over its segmented strokes (digit-reading.ts). */
   strokes?: CharMatrix | null;
+  /** A doubtful date read by the digit classifier and the separators' shapes (digit-reading.ts). */
+  dateStrokes?: CharMatrix | null;
   /** A date label's region that also holds the date: the date read from its own crop. */
   value?: ReadRegion;
 };

@@ -8,6 +8,7 @@ import {
   unreadField,
 } from "../../domain/contracts/ocr";
 import { extractSheetFields } from "./field-extraction";
+import type { LabelAlias } from "./field-labels";
 import { extractMeasurements } from "./measurement-extraction";
 import { groupLines, pageText, type ReadRegion } from "./read-region";
 import { recognizePage } from "./recognize-page";
@@ -16,13 +17,13 @@ import type { ReadingTemplate } from "./templates/match-form";
 import { applyTemplates } from "./templates/read-by-template";
 
 /** Turns the read regions of each page into the OcrResult (pure: no models involved, so it is unit-testable). */
-export function assembleResult(pages: ReadRegion[][], now: Date): OcrResult {
+export function assembleResult(pages: ReadRegion[][], now: Date, aliases: readonly LabelAlias[] = []): OcrResult {
   const names: OcrFieldName[] = ["patientName", "patientDob", "examDate", ...ocrHeaderFieldNames];
   const fields = Object.fromEntries(names.map((name) => [name, unreadField()])) as OcrFields;
   const measurements: OcrMeasurement[] = [];
   let scanType: string | null = null;
   for (const regions of pages) {
-    const found = extractSheetFields(regions, now);
+    const found = extractSheetFields(regions, now, aliases);
     for (const key of names) {
       if (!fields[key].value && (found[key].value || !fields[key].box)) fields[key] = found[key];
     }
@@ -63,10 +64,15 @@ export function assembleResult(pages: ReadRegion[][], now: Date): OcrResult {
  * Full recognition of a worksheet's pages; runs inside the OCR worker. With the clinic's forms (reading
  * templates), a page that matches one is read by its zones.
  */
-export async function readWorksheet(pages: Buffer[], now: Date, templates: ReadingTemplate[] = []): Promise<OcrResult> {
+export async function readWorksheet(
+  pages: Buffer[],
+  now: Date,
+  templates: ReadingTemplate[] = [],
+  aliases: readonly LabelAlias[] = [],
+): Promise<OcrResult> {
   const read: ReadRegion[][] = [];
   for (let i = 0; i < pages.length; i++) read.push(await recognizePage(pages[i]!, i));
-  const general = assembleResult(read, now);
+  const general = assembleResult(read, now, aliases);
   if (templates.length === 0) return general;
   const sized = await Promise.all(
     read.map(async (regions, i) => {

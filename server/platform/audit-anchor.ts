@@ -2,8 +2,10 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import type { Logger } from "pino";
 import type { Queryable } from "../db/client";
 import { type ChainHead, findKeyedFromId, GENESIS, stableStringify, walkAuditChain } from "./audit";
+import { writeCheckpoint } from "./audit-checkpoints";
 
 /**
  * The audit chain's head, written beside its key (DATA_DIR/secrets/audit-head.json, 0600) where the database
@@ -128,5 +130,22 @@ export class AuditAnchor {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.advance();
+  }
+}
+
+/** The day's signed checkpoint of the anchored (verified) head; failures are logged, never thrown. */
+export async function takeDailyCheckpoint(
+  anchor: AuditAnchor,
+  dir: string,
+  key: Buffer,
+  logger: Pick<Logger, "info" | "error">,
+  now: () => number = Date.now,
+): Promise<void> {
+  try {
+    await anchor.advance();
+    const file = writeCheckpoint(dir, key, anchor.current, now());
+    if (file) logger.info({ file, count: anchor.current.count }, "audit checkpoint written");
+  } catch (error) {
+    logger.error({ err: error instanceof Error ? error.message : String(error) }, "audit checkpoint not written");
   }
 }

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { physicians, reports, users } from "../db/schema";
+import type { CriticalResult } from "../../domain/report-engine/critical-results";
+import { criticalCommunications, physicians, reports, users } from "../db/schema";
 import { hashPassword } from "../platform/passwords";
 import { as, type SignedIn, signIn, type TestApp } from "./test-app";
 
@@ -19,7 +20,10 @@ export async function reauth(t: TestApp, user: SignedIn): Promise<void> {
   if (res.statusCode !== 200) throw new Error(`reauth failed: ${res.statusCode} ${res.body}`);
 }
 
-/** Links the report's physician to the user and re-authenticates: the user may then sign it. */
+/**
+ * Links the report's physician to the user, records the communication of its critical results (issue 26:
+ * the test fixtures' right ICA of 250 cm/s is one) and re-authenticates: the user may then sign it.
+ */
 export async function readyToSign(t: TestApp, user: SignedIn, reportId: number): Promise<void> {
   const [row] = await t.deps.database.db
     .select({ physicianId: reports.physicianId })
@@ -27,7 +31,34 @@ export async function readyToSign(t: TestApp, user: SignedIn, reportId: number):
     .where(eq(reports.id, reportId));
   if (!row?.physicianId) throw new Error(`report ${reportId} has no physician`);
   await linkPhysician(t, user, row.physicianId);
+  await communicateCritical(t, user, reportId);
   await reauth(t, user);
+}
+
+/**
+ * Stores a communication record covering every critical result the report has (as the route would), for
+ * tests about something else; server/features/reports/critical-results.test.ts tests the route itself.
+ */
+export async function communicateCritical(t: TestApp, user: { userId: string }, reportId: number): Promise<void> {
+  const db = t.deps.database.db;
+  const [row] = await db
+    .select({ clinicId: reports.clinicId, results: reports.criticalResults, amendments: reports.amendmentCount })
+    .from(reports)
+    .where(eq(reports.id, reportId));
+  const results = (row?.results ?? []) as CriticalResult[];
+  if (!row || results.length === 0) return;
+  await db.insert(criticalCommunications).values({
+    clinicId: row.clinicId,
+    reportId,
+    resultKeys: results.map((r) => r.key),
+    results,
+    recipient: "Dr Referrer",
+    method: "phone",
+    communicatedAt: new Date(),
+    readBack: true,
+    recordedBy: user.userId,
+    amendmentNumber: row.amendments,
+  });
 }
 
 /** A member of the clinic with the physician role, signed in, optionally linked to a physician. */

@@ -38,6 +38,21 @@ const PNG = Buffer.from(
 
 export const tenantFixtures: TenantFixture[] = [
   {
+    prefix: "/api/delivery-destinations/",
+    async create(app, owner) {
+      const res = await as(
+        app,
+        owner,
+      )({
+        method: "POST",
+        url: "/api/delivery-destinations",
+        payload: { kind: "mllp", name: "Tenant HIS", host: "his.example.org", port: 2575 },
+      });
+      return created(res, "delivery destination");
+    },
+    request: (method) => (method === "PATCH" ? { payload: { name: "Renamed" } } : {}),
+  },
+  {
     prefix: "/api/invitations/",
     async create(app, owner) {
       const res = await as(
@@ -225,6 +240,11 @@ export const tenantFixtures: TenantFixture[] = [
     request(method, url) {
       if (url.endsWith("/diff")) return { query: { from: "1", to: "1" } };
       if (url.endsWith("/amend")) return { payload: { reason: "Intruder" } };
+      if (url.endsWith("/physician")) return { payload: { physicianId: null } };
+      if (url.endsWith("/critical-communication")) {
+        const payload = { recipient: "Intruder", method: "phone", communicatedAt: new Date().toISOString() };
+        return { payload: { ...payload, readBack: true } };
+      }
       if (method === "PATCH") return { payload: { findings: "Intruder" } };
       return {};
     },

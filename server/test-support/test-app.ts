@@ -5,8 +5,10 @@ import path from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { type AppDeps, buildApp, defaultDeps } from "../app";
 import { type Config, loadConfig } from "../config";
+import { latestConfirmToken } from "../features/auth/registration.service";
 import { FileStore } from "../platform/file-store";
 import { createLogger } from "../platform/logger";
+import { readOutbox } from "../platform/mailer";
 import { openTestDatabase } from "./test-database";
 
 export type TestApp = {
@@ -15,6 +17,16 @@ export type TestApp = {
   dataDir: string;
   close(): Promise<void>;
 };
+
+/** Each test app's data directory, where its outbox is (no SMTP in tests: every mail is filed there). */
+const dataDirs = new WeakMap<FastifyInstance, string>();
+
+/** The mails the app filed for an address, oldest first. */
+export function outboxOf(app: FastifyInstance, to: string) {
+  const dataDir = dataDirs.get(app);
+  if (!dataDir) throw new Error("outboxOf: the app was not made by createTestApp");
+  return readOutbox(dataDir, to);
+}
 
 /** The whole server on a fresh database, without a port: requests go through app.inject(). */
 export async function createTestApp(
@@ -36,6 +48,7 @@ export async function createTestApp(
     ...overrides,
   });
   const app = await buildApp(deps);
+  dataDirs.set(app, dataDir);
   extend?.(app);
   await app.ready();
   return {
@@ -55,7 +68,7 @@ const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${ran
 
 export type SignedIn = { cookie: string; email: string; password: string; userId: string; clinicId: number };
 
-/** Registers a new clinic with its admin and signs in. */
+/** Registers a new clinic as a person does (form, mailed link, password) and stays signed in from the link. */
 export async function registerClinic(app: FastifyInstance, name = "Test Clinic"): Promise<SignedIn> {
   const email = `admin-${unique()}@clinic.test`;
   const password = "correct horse battery";
@@ -64,9 +77,24 @@ export async function registerClinic(app: FastifyInstance, name = "Test Clinic")
     url: "/api/clinics/register",
     payload: { name, email, adminFirstName: "Ada", adminLastName: "Admin", password, city: "Springfield", state: "IL" },
   });
-  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
-  const body = res.json() as { clinicId: number; userId: string };
-  return { ...(await signIn(app, email, password)), clinicId: body.clinicId, userId: body.userId };
+  if (res.statusCode !== 202) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  const confirmed = await confirmRegistrationFromOutbox(app, email, password);
+  const body = confirmed.json() as { clinicId: number; userId: string };
+  const cookie = confirmed.cookies.find((c) => c.name === "sid")!;
+  return { cookie: `sid=${cookie.value}`, email, password, clinicId: body.clinicId, userId: body.userId };
+}
+
+/** Opens the newest finish-registering link mailed to the address, with the password; fails unless 201. */
+export async function confirmRegistrationFromOutbox(app: FastifyInstance, email: string, password: string) {
+  const token = latestConfirmToken(await outboxOf(app, email));
+  if (!token) throw new Error(`no registration link was mailed to ${email}`);
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/clinics/register/confirm",
+    payload: { token, password },
+  });
+  if (res.statusCode !== 201) throw new Error(`confirm failed: ${res.statusCode} ${res.body}`);
+  return res;
 }
 
 export async function signIn(app: FastifyInstance, email: string, password: string) {

@@ -49,7 +49,7 @@ describe("abdominal aorta (SVS 2018)", () => {
 
   it("says the diameter was not assessed when there is none", () => {
     const draft = draftOf("Abdominal Aorta", [m("CIA", "left", "DIAMETER_MM", 11)]);
-    expect(draft.impression).toContain("Abdominal aorta: maximum diameter not assessed.");
+    expect(draft.impression).toContain("Limitations: abdominal aorta (maximum diameter not assessed).");
   });
 });
 
@@ -84,8 +84,9 @@ describe("renal artery (ACR-AIUM-SRU)", () => {
     const draft = draftOf("Renal Duplex", [], [o("RA", "left", "no_flow")]);
     expect(gradeOf(draft, "renal_stenosis", "left")).toBe("occlusion");
     expect(draft.impression.split("\n")).toEqual([
-      "Right renal artery: not assessed.",
       "Left renal artery: occlusion.",
+      "Limitations: right renal artery (not assessed).",
+      "Criteria: ACR-AIUM-SRU renal artery duplex practice parameter; Hoffmann et al. 1991 (criteria set: Consensus criteria (SRU 2003 carotid)).",
     ]);
   });
 });

@@ -22,6 +22,7 @@ export function gradeAbi({ facts, criteria, reportedSides }: GradeContext): Grad
       continue;
     }
     const grade = gradeAbiValue(abi.value, criteria.abi);
+    if (grade === "noncompressible") out.recommendations.push(criteria.abi.noncompressibleRecommendation);
     const several = measurementsAt(facts, "ANKLE", side, "ABI").length > 1 ? " (lowest recorded)" : "";
     out.conclusions.push({
       conclusion: {
@@ -33,6 +34,7 @@ export function gradeAbi({ facts, criteria, reportedSides }: GradeContext): Grad
       },
       site: abi.site,
       phrase: gradePhrase("abi", grade),
+      detail: `ABI ${abi.value}${several}`,
     });
   }
   return out;

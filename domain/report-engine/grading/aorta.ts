@@ -48,6 +48,7 @@ export function gradeAorta({ facts, criteria, sex }: GradeContext): GraderOutput
       basis: `${rules.source}: maximum diameter ${formatValue("DIAMETER_MM", widest.value)} (${widest.site.code})`,
     },
     site: vesselSite("AO"),
+    measured: { parameter: "DIAMETER_MM", value: widest.value },
     phrase: `maximum diameter ${formatValue("DIAMETER_MM", widest.value)}, ${gradePhrase("aortic_diameter", grade)}`,
   });
   out.recommendations.push(...aaaRecommendations(widest.value, sex, rules));

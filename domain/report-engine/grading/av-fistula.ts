@@ -19,11 +19,15 @@ export function assessAvf(
   diameter: number | null,
   depth: number | null,
   rules: AvfCriteria,
+  /** Criteria whose value was given but refused (unknown unit, impossible value): not "not recorded". */
+  refused: ReadonlySet<string> = new Set(),
 ): AvfMaturity {
   const failed: string[] = [];
   const missing: string[] = [];
   const check = (label: string, value: number | null, ok: (v: number) => boolean, failText: (v: string) => string) => {
-    if (value === null) {
+    if (value === null && refused.has(label)) {
+      failed.push(`${label} not usable (see the warnings)`);
+    } else if (value === null) {
       missing.push(label);
       failed.push(`${label} not recorded`);
     } else if (!ok(value)) {
@@ -75,7 +79,15 @@ export function gradeAvFistula({ facts, criteria }: GradeContext): GraderOutput 
     // The narrowest and the deepest point of the outflow vein decide whether it can be needled.
     const diameter = lowestAt(facts, "AVF_VEIN", side, "DIAMETER_MM");
     const depth = highestAt(facts, "AVF_VEIN", side, "DEPTH_MM");
-    const result = assessAvf(flow?.value ?? null, diameter?.value ?? null, depth?.value ?? null, criteria.avf);
+    const refusedHere = facts.refused.filter((r) => r.side === side && r.site.base.startsWith("AVF_"));
+    const refused = new Set<string>();
+    if (refusedHere.some((r) => r.parameter === "FLOW_ML_MIN")) refused.add("volume flow");
+    if (refusedHere.some((r) => r.parameter === "DIAMETER_MM" && r.site.base === "AVF_VEIN")) {
+      refused.add("outflow vein diameter");
+    }
+    if (refusedHere.some((r) => r.parameter === "DEPTH_MM" && r.site.base === "AVF_VEIN"))
+      refused.add("outflow vein depth");
+    const result = assessAvf(flow?.value ?? null, diameter?.value ?? null, depth?.value ?? null, criteria.avf, refused);
     for (const label of result.missing) {
       out.warnings.push(
         `Access maturity: the ${label} was not recorded, so the rule of 6s counts it as not met; the access is graded immature.`,

@@ -105,7 +105,7 @@ describe("carotid stenosis, SRU 2003 (default set)", () => {
 
   it("states a side with no ICA data as not assessed", () => {
     const draft = carotid(150);
-    expect(draft.impression).toContain("Left internal carotid artery: not assessed.");
+    expect(draft.impression).toMatch(/^Limitations: .*left internal carotid artery.* \(not assessed\)/m);
     expect(draft.findings).toContain("Left internal carotid artery: not assessed.");
   });
 });
@@ -152,7 +152,7 @@ describe("vertebral flow", () => {
   ] as const)("%s flow grades %s", (finding, grade) => {
     const draft = draftOf("Vertebral Duplex", [], [o("VA", "left", finding)]);
     expect(gradeOf(draft, "vertebral_flow", "left")).toBe(grade);
-    expect(draft.impression).toContain("Right vertebral artery: not assessed.");
+    expect(draft.impression).toContain("Limitations: right vertebral artery (not assessed).");
   });
 
   it("conflicting directions grade the worse one and warn", () => {
@@ -164,6 +164,6 @@ describe("vertebral flow", () => {
   it("is graded inside a carotid study, and a VA without direction is said to be unassessed", () => {
     const draft = draftOf("Carotid Duplex", [m("VA", "left", "PSV", 45)], [o("VA", "right", "antegrade")]);
     expect(gradeOf(draft, "vertebral_flow", "right")).toBe("antegrade");
-    expect(draft.impression).toContain("Left vertebral artery: flow direction not assessed.");
+    expect(draft.impression).toContain("left vertebral artery (flow direction not assessed)");
   });
 });

@@ -1,9 +1,15 @@
 import type { CarotidCriteria } from "../criteria-sets";
 import { gradePhrase } from "../grade-phrases";
-import { findingsAt, highestAt, measurementsAt, type StudyFacts } from "../study-facts";
+import { findingsAt, hasDataAt, highestAt, measurementsAt, type StudyFacts } from "../study-facts";
 import { formatValue, roundRatio } from "../value-format";
-import { type GradeOf, type Side, vesselLabel } from "../vocabulary";
-import { emptyOutput, type GradeContext, type GraderOutput, vesselSite } from "./grader-types";
+import { type GradeOf, isPlaqueCharacter, type Side, vesselLabel } from "../vocabulary";
+import {
+  emptyOutput,
+  type GradeContext,
+  type GraderOutput,
+  occludedWithVelocityWarning,
+  vesselSite,
+} from "./grader-types";
 
 type CarotidGrade = GradeOf<"carotid_stenosis">;
 type Band = "lt50" | "50_69" | "70_99";
@@ -42,20 +48,25 @@ function gradeSide(facts: StudyFacts, rules: CarotidCriteria, side: Side, out: G
   const measuredRatio = highestAt(facts, "ICA", side, "RATIO_ICA_CCA");
   const cca = ccaReference(facts, side);
 
-  let ratio: { value: number; computed: boolean; text: string } | null = null;
+  let ratio: { value: number; shown: number; computed: boolean; text: string } | null = null;
   if (measuredRatio) {
-    ratio = { value: measuredRatio.value, computed: false, text: `ICA/CCA ratio ${measuredRatio.value}` };
+    const value = measuredRatio.value;
+    ratio = { value, shown: value, computed: false, text: `ICA/CCA ratio ${value}` };
   } else if (psv && cca && cca.value > 0) {
-    const value = roundRatio(psv.value / cca.value);
+    // Graded on the exact quotient; shown rounded, never across a threshold.
+    const value = psv.value / cca.value;
+    const shown = roundRatio(value, ratioThresholds(rules));
     ratio = {
       value,
+      shown,
       computed: true,
-      text: `ICA/CCA ratio ${value} (computed: ICA PSV ${psv.value} / ${cca.site.code} PSV ${cca.value})`,
+      text: `ICA/CCA ratio ${shown} (computed: ICA PSV ${psv.value} / ${cca.site.code} PSV ${cca.value})`,
     };
-    out.derived.push({ site: vesselSite("ICA"), side, parameter: "RATIO_ICA_CCA", value });
+    out.derived.push({ site: vesselSite("ICA"), side, parameter: "RATIO_ICA_CCA", value: shown });
   }
 
-  const plaque = ica.has("plaque") || bulb.has("plaque");
+  // A plaque's echogenicity or surface recorded means a plaque was seen.
+  const plaque = [...ica, ...bulb].some((f) => f === "plaque" || isPlaqueCharacter(f));
   const noPlaque = !plaque && (ica.has("no_plaque") || bulb.has("no_plaque"));
   const occluded = ica.has("occluded") || ica.has("no_flow");
   const nearOcclusion = ica.has("near_occlusion");
@@ -70,9 +81,7 @@ function gradeSide(facts: StudyFacts, rules: CarotidCriteria, side: Side, out: G
   if (occluded) {
     grade = "occlusion";
     if (psv && psv.value > 0) {
-      out.warnings.push(
-        `The ${name} is recorded as occluded but has a PSV of ${formatValue("PSV", psv.value)}; graded as occlusion. Check the recording.`,
-      );
+      out.warnings.push(occludedWithVelocityWarning(name, psv.value));
     }
   } else if (nearOcclusion) {
     grade = "near_occlusion";
@@ -91,7 +100,8 @@ function gradeSide(facts: StudyFacts, rules: CarotidCriteria, side: Side, out: G
     }
     disagreementWarnings(name, band, psv.value, ratio, edv?.value ?? null, rules, out);
   } else {
-    const anyIcaData = ica.size > 0 || measurementsAt(facts, "ICA", side, "EDV").length > 0;
+    // Any value at the ICA means it was examined: what is missing is the PSV, not the vessel.
+    const anyIcaData = hasDataAt(facts, "ICA", side);
     out.notes.push({
       site: vesselSite("ICA"),
       side,
@@ -110,7 +120,22 @@ function gradeSide(facts: StudyFacts, rules: CarotidCriteria, side: Side, out: G
     },
     site: vesselSite("ICA"),
     phrase: gradePhrase("carotid_stenosis", grade),
+    // The numbers behind an abnormal grade, where physicians look for them.
+    ...(psv && grade !== "normal" && grade !== "occlusion"
+      ? {
+          detail: `ICA PSV ${formatValue("PSV", psv.value)}${ratio ? `, ICA/CCA ratio ${ratio.shown}${ratio.computed ? " (computed)" : ""}` : ""}`,
+        }
+      : {}),
   });
+  if (ica.has("ulcerated") || bulb.has("ulcerated")) {
+    out.notes.push({ site: vesselSite("ICA"), side, phrase: "ulcerated plaque", kind: "finding" });
+  }
+  const recommendation = rules.followUp?.[grade];
+  if (recommendation) out.recommendations.push(recommendation);
+}
+
+function ratioThresholds(rules: CarotidCriteria): number[] {
+  return [rules.ratio50From, rules.ratio70Above, ...(rules.psv50WithRatio ? [rules.psv50WithRatio.ratioFrom] : [])];
 }
 
 function psvBand(psv: number, ratio: number | null, rules: CarotidCriteria): Band {
@@ -125,7 +150,7 @@ function disagreementWarnings(
   name: string,
   band: Band,
   psv: number,
-  ratio: { value: number; computed: boolean } | null,
+  ratio: { value: number; shown: number; computed: boolean } | null,
   edv: number | null,
   rules: CarotidCriteria,
   out: GraderOutput,
@@ -135,7 +160,7 @@ function disagreementWarnings(
     const ratioBand = additionalBand(ratio.value, rules.ratio50From, rules.ratio70Above);
     if (ratioBand !== band) {
       out.warnings.push(
-        `For the ${name}, the ICA/CCA ratio ${ratio.value}${ratio.computed ? " (computed)" : ""} indicates ${bandWords[ratioBand]} but the ${byPsv}; graded by PSV, the primary parameter.`,
+        `For the ${name}, the ICA/CCA ratio ${ratio.shown}${ratio.computed ? " (computed)" : ""} indicates ${bandWords[ratioBand]} but the ${byPsv}; graded by PSV, the primary parameter.`,
       );
     }
   }

@@ -19,6 +19,10 @@ export interface GradedConclusion {
   conclusion: Conclusion;
   site: ParsedSite;
   phrase: string;
+  /** The value the grade was read from, where a rule beyond the grade needs it (critical results). */
+  measured?: { parameter: Parameter; value: number };
+  /** The numbers that decided an abnormal grade, as the impression states them: "PSV 250 cm/s". */
+  detail?: string;
 }
 
 /** A ratio the engine computed; the findings print it labelled as computed. */
@@ -29,11 +33,13 @@ export interface DerivedValue {
   value: number;
 }
 
-/** An impression line that is not a grade, such as "not assessed". */
+/** An impression line that is not a grade: a finding (a treated vein's closure) or a limitation ("not assessed"). */
 export interface ImpressionNote {
   site: ParsedSite;
   side: Side | null;
   phrase: string;
+  /** Findings stand with the grades; limitations are gathered at the end of the impression. */
+  kind?: "finding" | "limitation";
 }
 
 export interface GraderOutput {
@@ -55,4 +61,9 @@ export function emptyOutput(): GraderOutput {
 /** The vessel as a whole, for conclusions that grade the vessel rather than one segment. */
 export function vesselSite(base: BaseSiteCode): ParsedSite {
   return { code: base, base, segment: null };
+}
+
+/** An occluded segment has no velocity to measure: a recorded PSV means one of the two is wrong. */
+export function occludedWithVelocityWarning(name: string, psv: number, gradedAs = "occlusion"): string {
+  return `The ${name} is recorded as occluded but has a PSV of ${psv} cm/s; graded as ${gradedAs}. Check the recording.`;
 }

@@ -9,8 +9,9 @@ import {
   type ParsedSite,
   type Side,
   segmentOrder,
+  siteLabel,
 } from "../vocabulary";
-import { emptyOutput, type Grader, type GraderOutput, vesselSite } from "./grader-types";
+import { emptyOutput, type Grader, type GraderOutput, occludedWithVelocityWarning, vesselSite } from "./grader-types";
 
 type ArterialGrade = GradeOf<"arterial_stenosis">;
 
@@ -93,17 +94,25 @@ function gradeArtery(
     const occluded = segment.findings.has("occluded") || segment.findings.has("no_flow");
     let grade: ArterialGrade | null = null;
     let basis = "";
+    let detail: string | undefined;
     if (occluded) {
       grade = "occlusion";
       basis = segment.findings.has("occluded") ? "occluded" : "no flow detected";
+      if (segment.psv !== null && segment.psv > 0) {
+        out.warnings.push(occludedWithVelocityWarning(siteLabel(segment.site, side), segment.psv));
+      }
     } else if (segment.psvr !== null) {
       grade = gradeFromPsvr(segment.psvr, findings, rules);
       basis = `PSV ratio ${segment.psvr}`;
+      detail = `PSV ratio ${segment.psvr}`;
     } else if (inChain && segment.psv !== null && reference?.psv) {
-      const psvr = roundRatio(segment.psv / reference.psv);
+      // Graded on the exact quotient; shown rounded, never across a threshold.
+      const psvr = segment.psv / reference.psv;
+      const shown = roundRatio(psvr, [rules.psvr50From, rules.psvr75From]);
       grade = gradeFromPsvr(psvr, findings, rules);
-      basis = `PSV ratio ${psvr} (computed: ${segment.site.code} PSV ${segment.psv} / ${reference.site.code} PSV ${reference.psv})`;
-      out.derived.push({ site: segment.site, side, parameter: "PSVR", value: psvr });
+      detail = `PSV ratio ${shown} (computed)`;
+      basis = `PSV ratio ${shown} (computed: ${segment.site.code} PSV ${segment.psv} / ${reference.site.code} PSV ${reference.psv})`;
+      out.derived.push({ site: segment.site, side, parameter: "PSVR", value: shown });
     }
     if (grade) {
       if (grade === "none" || grade === "lt50") {
@@ -121,6 +130,7 @@ function gradeArtery(
         },
         site: segment.site,
         phrase: gradePhrase("arterial_stenosis", grade),
+        ...(detail && grade !== "none" ? { detail } : {}),
       });
     }
     if (inChain) reference = occluded ? null : segment.psv !== null ? segment : reference;

@@ -2,8 +2,14 @@ import type { MesentericCriteria } from "../criteria-sets";
 import { gradePhrase } from "../grade-phrases";
 import { findingsAt, hasDataAt, highestAt } from "../study-facts";
 import { formatValue } from "../value-format";
-import type { GradeOf } from "../vocabulary";
-import { emptyOutput, type GradeContext, type GraderOutput, vesselSite } from "./grader-types";
+import { type GradeOf, vesselLabel } from "../vocabulary";
+import {
+  emptyOutput,
+  type GradeContext,
+  type GraderOutput,
+  occludedWithVelocityWarning,
+  vesselSite,
+} from "./grader-types";
 
 export function gradeMesentericValue(
   base: "SMA" | "CA",
@@ -29,6 +35,9 @@ export function gradeMesenteric({ facts, criteria }: GradeContext): GraderOutput
       continue;
     }
     const grade = occluded ? "occlusion" : gradeMesentericValue(base, psv?.value ?? 0, rules);
+    if (occluded && psv && psv.value > 0) {
+      out.warnings.push(occludedWithVelocityWarning(vesselLabel(base, null), psv.value));
+    }
     const limit = base === "SMA" ? rules.smaPsvFrom : rules.celiacPsvFrom;
     out.conclusions.push({
       conclusion: {
@@ -40,7 +49,9 @@ export function gradeMesenteric({ facts, criteria }: GradeContext): GraderOutput
       },
       site: vesselSite(base),
       phrase: gradePhrase("mesenteric_stenosis", grade),
+      ...(grade === "ge70" && psv ? { detail: `PSV ${formatValue("PSV", psv.value)}` } : {}),
     });
   }
+  if (out.conclusions.length > 0) out.statements.push(rules.fastingNote);
   return out;
 }

@@ -3,7 +3,13 @@ import { gradePhrase } from "../grade-phrases";
 import { findingsAt, hasDataAt, highestAt, measurementsAt, type StudyFacts } from "../study-facts";
 import { formatValue, roundRatio } from "../value-format";
 import type { GradeOf, Side } from "../vocabulary";
-import { emptyOutput, type GradeContext, type GraderOutput, vesselSite } from "./grader-types";
+import {
+  emptyOutput,
+  type GradeContext,
+  type GraderOutput,
+  occludedWithVelocityWarning,
+  vesselSite,
+} from "./grader-types";
 
 const isOccluded = (facts: StudyFacts, side: Side) => {
   const seen = findingsAt(facts, "RA", side);
@@ -38,10 +44,13 @@ export function gradeRenal({ facts, criteria }: GradeContext): GraderOutput {
     const measuredRar = highestAt(facts, "RA", side, "RAR");
     let rar: number | null = measuredRar?.value ?? null;
     let rarText = measuredRar ? `RAR ${measuredRar.value}` : "RAR not available";
+    let rarShown = rar;
     if (!measuredRar && psv && aorta && aorta.value > 0) {
-      rar = roundRatio(psv.value / aorta.value);
-      rarText = `RAR ${rar} (computed: renal PSV ${psv.value} / aortic PSV ${aorta.value})`;
-      out.derived.push({ site: vesselSite("RA"), side, parameter: "RAR", value: rar });
+      // Graded on the exact quotient; shown rounded, never across the threshold.
+      rar = psv.value / aorta.value;
+      rarShown = roundRatio(rar, [rules.rarFrom]);
+      rarText = `RAR ${rarShown} (computed: renal PSV ${psv.value} / aortic PSV ${aorta.value})`;
+      out.derived.push({ site: vesselSite("RA"), side, parameter: "RAR", value: rarShown });
     }
     const occluded = isOccluded(facts, side);
     const grade = occluded ? "occlusion" : gradeRenalValues(psv?.value ?? null, rar, rules);
@@ -54,9 +63,10 @@ export function gradeRenal({ facts, criteria }: GradeContext): GraderOutput {
       continue;
     }
     const name = `${side} renal artery`;
+    if (occluded && psv && psv.value > 0) out.warnings.push(occludedWithVelocityWarning(name, psv.value));
     if (!occluded && psv && rar !== null && psv.value >= rules.psvFrom !== rar >= rules.rarFrom) {
       out.warnings.push(
-        `For the ${name}, PSV ${formatValue("PSV", psv.value)} and RAR ${rar}${measuredRar ? "" : " (computed)"} disagree about 60% or greater stenosis; graded 60% or greater because either criterion suffices.`,
+        `For the ${name}, PSV ${formatValue("PSV", psv.value)} and RAR ${rarShown}${measuredRar ? "" : " (computed)"} disagree about 60% or greater stenosis; graded 60% or greater because either criterion suffices.`,
       );
     }
     const psvText = psv ? `peak PSV ${formatValue("PSV", psv.value)}` : "PSV not recorded";
@@ -70,7 +80,28 @@ export function gradeRenal({ facts, criteria }: GradeContext): GraderOutput {
       },
       site: vesselSite("RA"),
       phrase: gradePhrase("renal_stenosis", grade),
+      ...(grade === "ge60"
+        ? {
+            detail: [
+              psv ? `PSV ${formatValue("PSV", psv.value)}` : null,
+              rar !== null ? `RAR ${rarShown}${measuredRar ? "" : " (computed)"}` : null,
+            ]
+              .filter(Boolean)
+              .join(", "),
+          }
+        : {}),
     });
+  }
+  for (const side of ["right", "left"] as const) {
+    const ri = highestAt(facts, "RA", side, "RI");
+    if (ri && ri.value >= rules.riFrom) {
+      out.notes.push({
+        site: vesselSite("RA"),
+        side,
+        kind: "finding",
+        phrase: `resistive index ${ri.value} (${rules.riFrom} or higher): suggests renal parenchymal disease, in which revascularization is less likely to help (${rules.riSource})`,
+      });
+    }
   }
   return out;
 }

@@ -30,7 +30,7 @@ describe("deep vein thrombosis by compression", () => {
     expect(draft.impression).toContain("Right femoral vein: thrombosis (deep vein thrombosis).");
     expect(draft.impression).toContain("Right great saphenous vein: thrombosis (superficial vein thrombosis).");
     expect(draft.impression).toContain(
-      "Right popliteal vein, posterior tibial veins and peroneal veins: compression not assessed.",
+      "Limitations: right popliteal vein, posterior tibial veins and peroneal veins (compression not assessed).",
     );
     expect(draft.findings).toContain("Right popliteal vein: not assessed.");
   });
@@ -38,7 +38,7 @@ describe("deep vein thrombosis by compression", () => {
   it("uses the arm's deep veins as key vessels for an arm study", () => {
     const draft = draftOf("DVT Assessment", [], [o("AXV", "left", "compressible")]);
     expect(draft.impression).toContain(
-      "Left internal jugular vein, subclavian vein and brachial veins: compression not assessed.",
+      "Limitations: left internal jugular vein, subclavian vein and brachial veins (compression not assessed).",
     );
     expect(draft.impression).not.toContain("femoral");
   });
@@ -90,10 +90,10 @@ describe("venous reflux (Labropoulos 2003)", () => {
     );
   });
 
-  it("refuses a reflux time written in seconds rather than guessing a conversion", () => {
-    const draft = draftOf("Lower Limb Venous", [m("GSV", "right", "REFLUX_MS", 2.5, "s")]);
-    expect(conclusionsOf(draft, "venous_reflux")).toHaveLength(0);
-    expect(draft.warnings.join(" ")).toMatch(/is in "s", not ms, and was not used/);
+  it("converts a reflux time written in seconds exactly, keeping what the sheet wrote", () => {
+    const draft = draftOf("Lower Limb Venous", [m("GSV", "right", "REFLUX_MS", 0.8, "s")]);
+    expect(gradeOf(draft, "venous_reflux", "right")).toBe("present");
+    expect(draft.findings).toContain("reflux time 800 ms (recorded as 0.8 s)");
   });
 });
 
@@ -122,7 +122,7 @@ describe("perforators (SVS/AVF 2011)", () => {
     const draft = draftOf("Lower Limb Venous", [m("PERF", "left", "REFLUX_MS", 800)]);
     expect(conclusionsOf(draft, "perforator")).toHaveLength(0);
     expect(draft.warnings.join(" ")).toMatch(/left perforator vein cannot be graded: its diameter was not recorded/);
-    expect(draft.impression).toContain("Left perforator vein: not graded, diameter not recorded.");
+    expect(draft.impression).toContain("left perforator vein (not graded, diameter not recorded)");
   });
 });
 

@@ -1,8 +1,14 @@
 import { gradePhrase } from "../grade-phrases";
-import { findingsAt, hasDataAt } from "../study-facts";
+import { findingsAt, hasDataAt, highestAt } from "../study-facts";
 import { observationPhrases } from "../value-format";
-import type { GradeOf, ObservationFinding } from "../vocabulary";
-import { emptyOutput, type GradeContext, type GraderOutput, vesselSite } from "./grader-types";
+import { type GradeOf, type ObservationFinding, vesselLabel } from "../vocabulary";
+import {
+  emptyOutput,
+  type GradeContext,
+  type GraderOutput,
+  occludedWithVelocityWarning,
+  vesselSite,
+} from "./grader-types";
 
 type VertebralGrade = GradeOf<"vertebral_flow">;
 
@@ -30,6 +36,10 @@ export function gradeVertebral({ facts, criteria, scanType }: GradeContext): Gra
       continue;
     }
     const used = rule.findings.filter((f) => seen.has(f)).map((f) => observationPhrases[f]);
+    const psv = highestAt(facts, "VA", side, "PSV");
+    if (rule.grade === "absent" && psv && psv.value > 0) {
+      out.warnings.push(occludedWithVelocityWarning(vesselLabel("VA", side), psv.value, "absent flow"));
+    }
     out.conclusions.push({
       conclusion: {
         site: "VA",

@@ -1,26 +1,38 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, varchar } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, varchar } from "drizzle-orm/pg-core";
 import { id, timestamps } from "./columns";
 
-export const clinics = pgTable("clinics", {
-  id: id(),
-  name: varchar("name", { length: 255 }).notNull(),
-  email: varchar("email", { length: 255 }).notNull().unique(),
-  address: text("address"),
-  city: varchar("city", { length: 100 }),
-  state: varchar("state", { length: 50 }),
-  zipCode: varchar("zip_code", { length: 20 }),
-  phone: varchar("phone", { length: 50 }),
-  fax: varchar("fax", { length: 50 }),
-  website: varchar("website", { length: 255 }),
-  logoUrl: varchar("logo_url", { length: 500 }),
-  subscription: varchar("subscription", { length: 50 }).notNull().default("basic"),
-  /** Which carotid criteria set the report engine grades with (see domain/report-engine/criteria-sets). */
-  carotidCriteriaSet: varchar("carotid_criteria_set", { length: 50 }).notNull().default("default"),
-  isActive: boolean("is_active").notNull().default(true),
-  /** Lets staff finalize on a physician's behalf; the signature then says so (off by default). */
-  allowSignOnBehalf: boolean("allow_sign_on_behalf").notNull().default(false),
-  ...timestamps,
-});
+export const clinics = pgTable(
+  "clinics",
+  {
+    id: id(),
+    name: varchar("name", { length: 255 }).notNull(),
+    /** The clinic's contact address: not an identity (users sign in with theirs), so not unique (decision 018). */
+    email: varchar("email", { length: 255 }).notNull(),
+    address: text("address"),
+    city: varchar("city", { length: 100 }),
+    state: varchar("state", { length: 50 }),
+    zipCode: varchar("zip_code", { length: 20 }),
+    phone: varchar("phone", { length: 50 }),
+    fax: varchar("fax", { length: 50 }),
+    website: varchar("website", { length: 255 }),
+    logoUrl: varchar("logo_url", { length: 500 }),
+    subscription: varchar("subscription", { length: 50 }).notNull().default("basic"),
+    /** Which carotid criteria set the report engine grades with (see domain/report-engine/criteria-sets). */
+    carotidCriteriaSet: varchar("carotid_criteria_set", { length: 50 }).notNull().default("default"),
+    /** American or British spelling in the report engine's text (domain/report-engine/spelling.ts). */
+    reportSpelling: varchar("report_spelling", { length: 10 }).notNull().default("en-US"),
+    isActive: boolean("is_active").notNull().default(true),
+    /** Lets staff finalize on a physician's behalf; the signature then says so (off by default). */
+    allowSignOnBehalf: boolean("allow_sign_on_behalf").notNull().default(false),
+    /** Working days (Mon-Fri) after the exam by which a report should be signed (domain/turnaround.ts). */
+    turnaroundTargetDays: integer("turnaround_target_days").notNull().default(2),
+    /** Critical-result rules the clinic turned off (docs/critical-results.md); every other rule is on. */
+    criticalRulesOff: jsonb("critical_rules_off").$type<string[]>().notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [check("clinics_turnaround_target_days_range", sql`${t.turnaroundTargetDays} between 0 and 30`)],
+);
 
 export const users = pgTable(
   "users",
@@ -82,7 +94,13 @@ export type SessionData = {
   pendingTotp?: boolean;
   /** When the user last re-authenticated (ms since epoch): signing needs one within 5 minutes. */
   reauthAt?: number;
-  oidc?: { state: string; codeVerifier: string; nonce: string };
+  oidc?: {
+    state: string;
+    codeVerifier: string;
+    nonce: string;
+    /** A re-authentication before signing (issue 26), not a sign-in: whose, since when (ms), and where back to. */
+    reauth?: { userId: string; startedAt: number; next: string };
+  };
 };
 
 export const sessions = pgTable(

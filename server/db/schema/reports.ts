@@ -12,6 +12,8 @@ import {
   uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
+import type { Measurement } from "../../../domain/contracts/study";
+import type { CriticalResult } from "../../../domain/report-engine/critical-results";
 import { clinics } from "./clinics";
 import { id } from "./columns";
 
@@ -42,6 +44,16 @@ export const reports = pgTable(
     /** The engine's machine-readable grades and the warnings shown to the clinician. */
     conclusions: jsonb("conclusions").notNull().default([]),
     warnings: jsonb("warnings").$type<string[]>().notNull().default([]),
+    /**
+     * The measurements the draft was made from, as the clinician checked them (site, side, parameter, value, unit):
+     * what FHIR Observations and HL7 OBX lines carry. Null on reports drafted before they were kept (issue 28).
+     */
+    measurements: jsonb("measurements").$type<Measurement[]>(),
+    /**
+     * What the engine flagged under every critical-result rule when it drafted the report (issue 26); the
+     * clinic's rules that are off are left out when it is read (docs/critical-results.md).
+     */
+    criticalResults: jsonb("critical_results").$type<CriticalResult[]>().notNull().default([]),
     physicianId: integer("physician_id"),
     sonographerId: integer("sonographer_id"),
     templateId: integer("template_id"),
@@ -52,6 +64,8 @@ export const reports = pgTable(
     finalizedBy: varchar("finalized_by", { length: 64 }),
     /** The signer was staff signing for the report's physician (the clinic allows it); exports say so. */
     finalizedOnBehalf: boolean("finalized_on_behalf").notNull().default(false),
+    /** The first signature's time: turnaround counts to it; an amendment and its new signature leave it. */
+    firstFinalizedAt: timestamp("first_finalized_at", { withTimezone: true }),
     isAmended: boolean("is_amended").notNull().default(false),
     amendedAt: timestamp("amended_at", { withTimezone: true }),
     amendedBy: varchar("amended_by", { length: 64 }),
@@ -70,6 +84,14 @@ export const reports = pgTable(
       .where(sql`${t.deletedAt} is null`),
     index("reports_clinic_exam_date_idx").on(t.clinicId, t.examDate),
     index("reports_clinic_patient_dob_idx").on(t.clinicId, t.patientDob),
+    // The sign-off worklist: a clinic's unsigned drafts by physician (small: signed reports are not in it).
+    index("reports_clinic_awaiting_signature_idx")
+      .on(t.clinicId, t.physicianId, t.examDate)
+      .where(sql`${t.deletedAt} is null and ${t.isFinalized} = false`),
+    // The turnaround dashboard: signed reports by the day of their first signature.
+    index("reports_clinic_first_finalized_idx")
+      .on(t.clinicId, t.firstFinalizedAt)
+      .where(sql`${t.deletedAt} is null and ${t.firstFinalizedAt} is not null`),
     // Substring search on patient name, study type and MRN (pg_trgm; the extension is created by an earlier migration).
     // fastupdate off: new rows go into the index at once instead of a pending list that every search scans
     // until the next vacuum (100,000 pending rows made each search word cost 2 ms instead of 0.1 ms).
@@ -113,4 +135,36 @@ export const reportVersions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("report_versions_report_number_idx").on(t.reportId, t.versionNumber)],
+);
+
+/**
+ * A critical result's communication to the referring clinician (issue 26): who was told, how, when, and
+ * whether they read it back; recorded by the session user. `resultKeys` are the results it covers: a
+ * report is signed only when every critical result it has is covered.
+ */
+export const criticalCommunications = pgTable(
+  "critical_communications",
+  {
+    id: id(),
+    clinicId: integer("clinic_id")
+      .notNull()
+      .references(() => clinics.id, { onDelete: "cascade" }),
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    resultKeys: jsonb("result_keys").$type<string[]>().notNull(),
+    /** The results as they read when communicated (rule, finding), for exports and audit. */
+    results: jsonb("results").$type<CriticalResult[]>().notNull(),
+    recipient: varchar("recipient", { length: 255 }).notNull(),
+    /** phone | in_person | secure_message */
+    method: varchar("method", { length: 20 }).notNull(),
+    communicatedAt: timestamp("communicated_at", { withTimezone: true }).notNull(),
+    readBack: boolean("read_back").notNull(),
+    notes: text("notes"),
+    recordedBy: varchar("recorded_by", { length: 64 }).notNull(),
+    /** The report's amendment count when recorded: 0 for the original signing. */
+    amendmentNumber: integer("amendment_number").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("critical_communications_report_idx").on(t.clinicId, t.reportId)],
 );

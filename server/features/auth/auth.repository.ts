@@ -10,14 +10,6 @@ export function findUserByEmail(db: Queryable, email: string) {
     .then((rows) => rows[0]);
 }
 
-export function findClinicByEmail(db: Queryable, email: string) {
-  return db
-    .select({ id: clinics.id })
-    .from(clinics)
-    .where(eq(clinics.email, email.toLowerCase()))
-    .then((rows) => rows[0]);
-}
-
 export async function insertClinic(db: Queryable, values: typeof clinics.$inferInsert) {
   const [clinic] = await db.insert(clinics).values(values).returning();
   return clinic!;

@@ -1,15 +1,31 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { currentUser, loginRequest, registerClinicRequest } from "../../../domain/contracts/auth";
+import {
+  confirmRegistrationRequest,
+  currentUser,
+  loginRequest,
+  registerClinicRequest,
+  registrationAccepted,
+  registrationConfirmed,
+} from "../../../domain/contracts/auth";
 import { AppError } from "../../../domain/errors";
 import type { AppDeps } from "../../app";
 import { recordAudit } from "../../platform/audit";
 import { clearSessionCookie, cookieIsSecure, loadSessionUser } from "../../platform/auth-plugin";
 import { requireUser } from "../../platform/context";
-import { destroySession } from "../../platform/sessions";
-import { checkCredentials, checkSecondFactor, registerClinic } from "./auth.service";
+import { destroySession, readSession } from "../../platform/sessions";
+import { checkCredentials, checkSecondFactor } from "./auth.service";
 import { LoginThrottle } from "./login-throttle";
 import { createOidcClient, OIDC_CALLBACK_PATH, OIDC_FLOW_COOKIE, OidcRefused } from "./oidc";
+import { clockOf } from "./reauth.routes";
+import { markReauthenticated } from "./reauth.service";
+import {
+  confirmRegistration,
+  type RegistrationDeps,
+  registrationAnswer,
+  requestRegistration,
+} from "./registration.service";
 import { publicOrigin, startSession } from "./sign-in";
 import { totpRoutes } from "./totp.routes";
 
@@ -32,13 +48,33 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       const next = safeNextPath(request.query.next);
       if (!oidc) return reply.redirect(next ? `/login?next=${encodeURIComponent(next)}` : "/login");
       const { url, flowToken } = await oidc.start(db, publicOrigin(deps, request));
-      reply.setCookie(OIDC_FLOW_COOKIE, flowToken, {
-        path: OIDC_CALLBACK_PATH,
-        httpOnly: true,
-        sameSite: "lax",
-        secure: cookieIsSecure(deps.config, request),
-        maxAge: 600,
-      });
+      setFlowCookie(request, reply, flowToken);
+      return reply.redirect(url);
+    },
+  );
+
+  /** Sets the short-lived cookie that ties the provider's answer to the flow started here. */
+  const setFlowCookie = (request: FastifyRequest, reply: FastifyReply, flowToken: string) =>
+    reply.setCookie(OIDC_FLOW_COOKIE, flowToken, {
+      path: OIDC_CALLBACK_PATH,
+      httpOnly: true,
+      sameSite: "lax",
+      secure: cookieIsSecure(deps.config, request),
+      maxAge: 600,
+    });
+
+  // Re-authentication before signing through the provider (issue 26): a navigation from the signing dialog. The
+  // provider is asked for a fresh login (prompt=login, max_age=0); the callback stores the time on this session.
+  app.get(
+    "/api/auth/reauth/oidc",
+    { schema: { querystring: z.object({ next: z.string().max(500).optional() }) } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      if (!oidc) throw new AppError("NOT_FOUND", "Single sign-on is not configured on this server");
+      const next = safeNextPath(request.query.next) ?? "/";
+      const reauth = { userId: user.id, startedAt: clockOf(deps)(), next };
+      const { url, flowToken } = await oidc.start(db, publicOrigin(deps, request), reauth);
+      setFlowCookie(request, reply, flowToken);
       return reply.redirect(url);
     },
   );
@@ -48,8 +84,34 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     const flowToken = request.cookies[OIDC_FLOW_COOKIE];
     reply.clearCookie(OIDC_FLOW_COOKIE, { path: OIDC_CALLBACK_PATH });
     const currentUrl = new URL(request.url, publicOrigin(deps, request));
+    const info = { ip: request.ip, requestId: request.id };
+    const pendingReauth = flowToken ? (await readSession(db, flowToken))?.data.oidc?.reauth : undefined;
+    if (pendingReauth) {
+      const back = (outcome: string) =>
+        `${pendingReauth.next}${pendingReauth.next.includes("?") ? "&" : "?"}reauth=${outcome}`;
+      try {
+        await oidc.completeReauth(db, flowToken, currentUrl, request.auth?.user.id ?? null);
+        await markReauthenticated({ db, now: clockOf(deps) }, request.auth!.user, request.auth!.token, "oidc", info);
+        return reply.redirect(back("ok"));
+      } catch (error) {
+        if (!(error instanceof OidcRefused)) throw error;
+        if (request.auth) {
+          const { user } = request.auth;
+          await db.transaction((tx) =>
+            recordAudit(tx, {
+              action: "auth.reauth_failed",
+              clinicId: user.clinicId,
+              actorUserId: user.id,
+              details: { method: "oidc", reason: error.reason },
+              ...info,
+            }),
+          );
+        }
+        return reply.redirect(back(error.reason));
+      }
+    }
     try {
-      const user = await oidc.complete(db, flowToken, currentUrl, { ip: request.ip, requestId: request.id });
+      const user = await oidc.complete(db, flowToken, currentUrl, info);
       if (user.totpEnabled) {
         await startSession(deps, request, reply, user, { method: "oidc", pendingTotp: true });
         return reply.redirect("/login?step=totp");
@@ -62,14 +124,34 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     }
   });
 
+  const registration: RegistrationDeps = { db, mailer: deps.mailer, now: deps.clock };
+
+  // 202 whatever the address: whether it already has an account is said only in the mail sent to it.
   app.post(
     "/api/clinics/register",
     {
-      schema: { body: registerClinicRequest },
+      schema: { body: registerClinicRequest, response: { 202: registrationAccepted } },
       config: { rateLimit: { max: deps.config.registrationsPerHour, timeWindow: "1 hour" } },
     },
     async (request, reply) => {
-      const { clinic, user } = await registerClinic(db, request.body, { ip: request.ip, requestId: request.id });
+      const { expiresAt } = await requestRegistration(registration, request.body, publicOrigin(deps, request));
+      return reply.status(202).send(registrationAnswer(request.body.email, deps.mailer.delivery, expiresAt));
+    },
+  );
+
+  // The mailed link's page: the clinic and its admin are created now, and the admin is signed in.
+  app.post(
+    "/api/clinics/register/confirm",
+    {
+      schema: { body: confirmRegistrationRequest, response: { 201: registrationConfirmed } },
+      config: { rateLimit: { max: 20, timeWindow: "15 minutes" } },
+    },
+    async (request, reply) => {
+      const { clinic, user } = await confirmRegistration(registration, request.body, {
+        ip: request.ip,
+        requestId: request.id,
+      });
+      await startSession(deps, request, reply, user, { method: "registration" });
       return reply.status(201).send({ clinicId: clinic.id, userId: user.id, email: user.email });
     },
   );
@@ -117,6 +199,13 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   });
 
   app.get("/api/auth/user", { schema: { response: { 200: currentUser } } }, async (request) => requireUser(request));
+
+  // The key for the unsaved edits this user's browser keeps encrypted (see local-draft-key.ts).
+  app.get(
+    "/api/auth/local-draft-key",
+    { schema: { response: { 200: z.object({ key: z.string() }) } } },
+    async (request) => ({ key: deps.localDraftKeys.forUser(requireUser(request).id) }),
+  );
 
   app.get(
     "/api/health",

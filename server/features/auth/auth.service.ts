@@ -1,53 +1,61 @@
 import { randomUUID } from "node:crypto";
 import type { RegisterClinicRequest } from "../../../domain/contracts/auth";
 import { AppError } from "../../../domain/errors";
-import type { Db } from "../../db/client";
+import type { Db, Queryable } from "../../db/client";
+import type { RegistrationDetails } from "../../db/schema";
 import { recordAudit } from "../../platform/audit";
 import type { FileStore } from "../../platform/file-store";
 import { hashPassword, verifyPassword } from "../../platform/passwords";
-import { findClinicByEmail, findUserByEmail, insertClinic, insertUser } from "./auth.repository";
+import { findUserByEmail, insertClinic, insertUser } from "./auth.repository";
 import { verifySecondFactor } from "./totp.service";
 
 export const INVALID_CREDENTIALS = "Invalid email or password";
 
 type RequestInfo = { ip?: string; requestId?: string };
 
-/** Creates the clinic and its first admin, whose e-mail is the clinic's, in one transaction. */
+/**
+ * Creates a clinic and its first admin, whose e-mail is the clinic's. Callers have proven the address: the
+ * mailed registration link (registration.service.ts) or code run on the server (seeds, the operator).
+ */
+export async function createClinicWithAdmin(
+  tx: Queryable,
+  email: string,
+  passwordHash: string,
+  { adminFirstName, adminLastName, ...clinicFields }: RegistrationDetails,
+  info: RequestInfo & { emailProven?: boolean },
+) {
+  if (await findUserByEmail(tx, email)) {
+    throw new AppError("CONFLICT", "This address already has an account: sign in instead", "email");
+  }
+  const clinic = await insertClinic(tx, { ...clinicFields, email });
+  const user = await insertUser(tx, {
+    id: randomUUID(),
+    email,
+    passwordHash,
+    firstName: adminFirstName,
+    lastName: adminLastName,
+    clinicId: clinic.id,
+    role: "admin",
+    joinedAt: new Date(),
+  });
+  const { emailProven, ...request } = info;
+  await recordAudit(tx, {
+    action: "clinic.registered",
+    clinicId: clinic.id,
+    actorUserId: user.id,
+    entityType: "clinic",
+    entityId: clinic.id,
+    ...(emailProven ? { details: { emailProven: true } } : {}),
+    ...request,
+  });
+  return { clinic, user };
+}
+
+/** Server-side registration without a mailed link (the e2e seed, tools run by the operator); never over HTTP. */
 export async function registerClinic(db: Db, input: RegisterClinicRequest, info: RequestInfo) {
   const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
-    if ((await findClinicByEmail(tx, input.email)) || (await findUserByEmail(tx, input.email))) {
-      throw new AppError("CONFLICT", "A clinic with this email address is already registered", "email");
-    }
-    const clinic = await insertClinic(tx, {
-      name: input.name,
-      email: input.email,
-      phone: input.phone,
-      address: input.address,
-      city: input.city,
-      state: input.state,
-      zipCode: input.zipCode,
-    });
-    const user = await insertUser(tx, {
-      id: randomUUID(),
-      email: input.email,
-      passwordHash,
-      firstName: input.adminFirstName,
-      lastName: input.adminLastName,
-      clinicId: clinic.id,
-      role: "admin",
-      joinedAt: new Date(),
-    });
-    await recordAudit(tx, {
-      action: "clinic.registered",
-      clinicId: clinic.id,
-      actorUserId: user.id,
-      entityType: "clinic",
-      entityId: clinic.id,
-      ...info,
-    });
-    return { clinic, user };
-  });
+  const { email, password: _password, ...details } = input;
+  return db.transaction((tx) => createClinicWithAdmin(tx, email, passwordHash, details, info));
 }
 
 /** Checks e-mail and password; the error never says which of the two was wrong. */

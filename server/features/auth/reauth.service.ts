@@ -24,7 +24,12 @@ export async function reauthStatusOf(deps: ReauthDeps, user: SessionUser, token:
   const until = reauthValidUntil(await sessionReauthAt(deps.db, token), deps.now());
   return {
     reauthenticatedUntil: until === null ? null : new Date(until).toISOString(),
-    methods: { password: Boolean(row?.passwordHash), totp: Boolean(row?.totpEnabled), oidc: deps.oidcConfigured },
+    methods: {
+      password: Boolean(row?.passwordHash),
+      totp: Boolean(row?.totpEnabled),
+      // A fresh provider login proves the account only when the provider's subject is linked to it.
+      oidc: deps.oidcConfigured && Boolean(row?.oidcSubject),
+    },
   };
 }
 

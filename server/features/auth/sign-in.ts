@@ -16,7 +16,7 @@ export async function startSession(
   request: FastifyRequest,
   reply: FastifyReply,
   user: SignInUser,
-  options: { method: "password" | "oidc" | "invitation"; pendingTotp?: boolean },
+  options: { method: "password" | "oidc" | "invitation" | "registration"; pendingTotp?: boolean },
 ): Promise<void> {
   const { db } = deps.database;
   const previous = request.auth?.token ?? request.pendingSessionToken;

@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Queryable } from "../../db/client";
 import { clinics, storedFiles } from "../../db/schema";
 
@@ -17,15 +17,6 @@ export async function updateClinic(db: Queryable, clinicId: number, values: Part
     .where(eq(clinics.id, clinicId))
     .returning();
   return row;
-}
-
-/** Another clinic already registered with this e-mail (the column is unique across clinics). */
-export function findOtherClinicByEmail(db: Queryable, clinicId: number, email: string) {
-  return db
-    .select({ id: clinics.id })
-    .from(clinics)
-    .where(and(eq(clinics.email, email), ne(clinics.id, clinicId)))
-    .then((rows) => rows[0]);
 }
 
 /** A stored file of this clinic and of this kind; undefined for any other clinic's or kind's file. */

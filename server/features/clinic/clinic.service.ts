@@ -9,6 +9,7 @@ import {
 } from "../../../domain/contracts/clinic";
 import { fieldName } from "../../../domain/contracts/validation-messages";
 import { AppError, notFound } from "../../../domain/errors";
+import { criticalRuleIds } from "../../../domain/report-engine/critical-results";
 import type { Db, Queryable } from "../../db/client";
 import type { clinics } from "../../db/schema";
 import { recordAudit } from "../../platform/audit";
@@ -16,7 +17,9 @@ import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
 import { IMAGE_TYPES, readMultipart } from "../../platform/uploads";
 import { fileIdFromUrl, saveFile } from "../files/files.service";
-import { findClinic, findClinicFileOfKind, findOtherClinicByEmail, updateClinic } from "./clinic.repository";
+import { criticalRulesOff } from "../reports/report-critical";
+import { renewReportLists } from "../reports/reports.repository";
+import { findClinic, findClinicFileOfKind, updateClinic } from "./clinic.repository";
 import { LOGO_BOX, normalizeImage } from "./clinic-images";
 
 type ClinicRow = typeof clinics.$inferSelect;
@@ -40,7 +43,12 @@ function toRecord(row: ClinicRow): ClinicRecord {
     subscription: row.subscription,
     // Rows created before the criteria sets were named hold "sru-2003", which is the default set.
     carotidCriteriaSet: knownCriteriaSet(row.carotidCriteriaSet),
+    reportSpelling: row.reportSpelling === "en-GB" ? ("en-GB" as const) : ("en-US" as const),
     allowSignOnBehalf: row.allowSignOnBehalf,
+    turnaroundTargetDays: row.turnaroundTargetDays,
+    criticalRules: Object.fromEntries(
+      criticalRuleIds.map((id) => [id, !(row.criticalRulesOff ?? []).includes(id)]),
+    ) as ClinicRecord["criticalRules"],
     isActive: row.isActive,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -86,17 +94,19 @@ export async function updateClinicInfo(db: Db, ctx: Ctx, clinicId: number, input
   // Only one's own clinic exists from here: another clinic's id is not confirmed.
   if (clinicId !== ctx.clinicId) throw notFound("Clinic");
   return db.transaction(async (tx) => {
-    if (await findOtherClinicByEmail(tx, ctx.clinicId, input.email)) {
-      throw new AppError("CONFLICT", "A clinic with this email address is already registered", "email");
-    }
+    // The contact address is not an identity and not unique (decision 018): any address is taken, so the
+    // answer never says whether another clinic uses it.
     if (input.logoUrl) await assertOwnFileUrl(tx, ctx, input.logoUrl, "logo", "logoUrl");
-    const { carotidCriteriaSet, ...fields } = input;
+    const { carotidCriteriaSet, criticalRules, ...fields } = input;
     const values = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     const row = await updateClinic(tx, ctx.clinicId, {
       ...values,
       ...(carotidCriteriaSet ? { carotidCriteriaSet } : {}),
+      ...(criticalRules ? { criticalRulesOff: await rulesOffAfter(tx, ctx.clinicId, criticalRules) } : {}),
     });
     if (!row) throw notFound("Clinic");
+    // The reports list marks and filters reports by the rules that are on: its remembered answers are renewed.
+    if (criticalRules) await renewReportLists(tx, ctx.clinicId);
     await recordAudit(tx, {
       action: "clinic.updated",
       clinicId: ctx.clinicId,
@@ -109,6 +119,16 @@ export async function updateClinicInfo(db: Db, ctx: Ctx, clinicId: number, input
     });
     return toRecord(row);
   });
+}
+
+/** The rules that are off once this change is applied; a rule the change leaves out keeps its state. */
+async function rulesOffAfter(
+  tx: Queryable,
+  clinicId: number,
+  change: Partial<Record<(typeof criticalRuleIds)[number], boolean>>,
+): Promise<string[]> {
+  const current = await criticalRulesOff(tx, clinicId);
+  return criticalRuleIds.filter((id) => (change[id] === undefined ? current.includes(id) : change[id] === false));
 }
 
 export type UploadDeps = { db: Db; fileStore: FileStore; maxBytes: number };

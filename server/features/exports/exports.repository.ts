@@ -54,6 +54,7 @@ export function findExportClinic(db: Queryable, clinicId: number) {
 export function findExportPhysician(db: Queryable, clinicId: number, physicianId: number) {
   return db
     .select({
+      id: physicians.id,
       name: physicians.name,
       title: physicians.title,
       specialty: physicians.specialty,

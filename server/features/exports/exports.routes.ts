@@ -6,6 +6,7 @@ import { DOCX_FILE_NAME, PDF_FILE_NAME } from "../../../domain/exports/file-name
 import type { AppDeps } from "../../app";
 import { clinicContext } from "../../platform/context";
 import { type ExportDeps, type ExportResult, exportReport } from "./exports.service";
+import { exportFhirBundle, exportHl7Message } from "./interop.service";
 import { PRINT_SCRIPT, PRINT_SCRIPT_PATH } from "./render-print-html";
 
 const templateId = z.coerce.number().int().positive().max(2_147_483_647).optional();
@@ -15,6 +16,8 @@ const printQuery = z.object({
   /** `format=file` answers the real PDF file instead of the printable page (same as /pdf-file). */
   format: z.enum(["html", "file"]).optional(),
   filename: z.string().regex(PDF_FILE_NAME, "filename must look like name.pdf (letters, digits, _ . -)").optional(),
+  /** `pdfa=true` gives the file as PDF/A-2b (archival). */
+  pdfa: z.enum(["true", "false"]).optional(),
 });
 const pdfQuery = printQuery.omit({ format: true });
 const docxQuery = z.object({
@@ -36,7 +39,9 @@ function send(reply: FastifyReply, result: ExportResult) {
  * GET /api/reports/:id/pdf          the printable page (spec: opens in a new tab); ?format=file gives the PDF file
  * GET /api/reports/:id/pdf-file     the PDF file ("Download PDF")
  * GET /api/reports/:id/docx         the Word document
- * Each takes ?templateId= (a template of the clinic; default: the report's, then the clinic's default)
+ * GET /api/reports/:id/fhir         FHIR R4 Bundle (collection): DiagnosticReport, Observations, Patient, Practitioner
+ * GET /api/reports/:id/hl7          HL7 v2.5.1 ORU^R01 (segments end with CR)
+ * Each file takes ?templateId= (a template of the clinic; default: the report's, then the clinic's default)
  * and the files take ?filename= in the safe shape. Every export is audited as report.exported.
  */
 export const exportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
@@ -48,12 +53,13 @@ export const exportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
 
   app.get("/api/reports/:id/pdf", { schema: { params: idParam, querystring: printQuery } }, async (request, reply) => {
     const ctx = clinicContext(request);
-    const { templateId, format, filename } = request.query;
+    const { templateId, format, filename, pdfa } = request.query;
     const result = await exportReport(exportDeps, ctx, {
       reportId: request.params.id,
       format: format === "file" ? "pdf" : "html",
       templateId,
       fileName: filename,
+      pdfa: format === "file" && pdfa === "true",
     });
     return send(reply, result);
   });
@@ -63,7 +69,7 @@ export const exportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     { schema: { params: idParam, querystring: pdfQuery } },
     async (request, reply) => {
       const ctx = clinicContext(request);
-      const { templateId, filename } = request.query;
+      const { templateId, filename, pdfa } = request.query;
       return send(
         reply,
         await exportReport(exportDeps, ctx, {
@@ -71,6 +77,7 @@ export const exportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
           format: "pdf",
           templateId,
           fileName: filename,
+          pdfa: pdfa === "true",
         }),
       );
     },
@@ -88,6 +95,21 @@ export const exportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
         fileName: filename,
       }),
     );
+  });
+
+  // FHIR R4 and HL7 v2.5.1 forms of the report (issue 28): for a record system, with the PDF inside.
+  app.get("/api/reports/:id/fhir", { schema: { params: idParam } }, async (request, reply) => {
+    const bundle = await exportFhirBundle(exportDeps, clinicContext(request), request.params.id);
+    return send(reply, {
+      contentType: "application/fhir+json; charset=utf-8",
+      body: JSON.stringify(bundle),
+      fileName: null,
+    });
+  });
+
+  app.get("/api/reports/:id/hl7", { schema: { params: idParam } }, async (request, reply) => {
+    const message = await exportHl7Message(exportDeps, clinicContext(request), request.params.id);
+    return send(reply, { contentType: "x-application/hl7-v2+er7; charset=utf-8", body: message, fileName: null });
   });
 
   // The print page's button script: public, static, and the only script the page loads.

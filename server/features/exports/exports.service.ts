@@ -1,12 +1,16 @@
+import { createHash } from "node:crypto";
+import { and, desc, eq } from "drizzle-orm";
 import { notFound } from "../../../domain/errors";
 import { docxFileNameFromList, pdfFileName } from "../../../domain/exports/file-names";
 import { buildDocumentView, type DocumentImage, type ReportDocument } from "../../../domain/exports/report-document";
 import { resolveTemplateSettings } from "../../../domain/exports/template-settings";
 import type { Db, Queryable } from "../../db/client";
+import { reportVersions } from "../../db/schema";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
-import { fileIdFromUrl, readClinicFile } from "../files/files.service";
+import { fileIdFromUrl, readClinicFile, saveFile } from "../files/files.service";
+import { reportCriticalState } from "../reports/report-critical";
 import { prepareDocumentImage } from "./export-images";
 import {
   findClinicTemplate,
@@ -27,6 +31,8 @@ export type ExportDeps = { db: Db; fileStore: FileStore; timeZone?: string };
 export type ExportRequest = {
   reportId: number;
   format: ExportFormat;
+  /** The PDF as PDF/A-2b (archival: fonts embedded, XMP metadata, sRGB output intent). */
+  pdfa?: boolean;
   /** A template chosen by the client; unknown or another clinic's is a 404. */
   templateId?: number;
   /** A download name already checked against the safe shape; null gives the list rule's name. */
@@ -67,12 +73,23 @@ export async function loadReportDocument(
   return (await loadDocument(deps, ctx, reportId, templateId)).document;
 }
 
+type LoadedDocument = {
+  document: ReportDocument;
+  templateId: number | null;
+  /** The rows read, for FHIR and HL7 (which carry fields the printed document does not show). */
+  rows: {
+    report: NonNullable<Awaited<ReturnType<typeof findExportReport>>>;
+    physician: Awaited<ReturnType<typeof findExportPhysician>> | null;
+    clinicName: string | null;
+  };
+};
+
 async function loadDocument(
   deps: ExportDeps,
   ctx: Ctx,
   reportId: number,
   templateId: number | undefined,
-): Promise<{ document: ReportDocument; templateId: number | null }> {
+): Promise<LoadedDocument> {
   assertCan(ctx, "report:read");
   const { db } = deps;
   const report = await findExportReport(db, ctx.clinicId, reportId);
@@ -109,8 +126,26 @@ async function loadDocument(
     signedBy: report.finalizedBy ? (names.get(report.finalizedBy) ?? null) : null,
     amendedBy: report.amendedBy ? (names.get(report.amendedBy) ?? null) : null,
     patientId: report.mrn,
+    critical: await reportCriticalState(db, ctx.clinicId, report).then((state) => ({
+      results: state.criticalResults,
+      communications: state.criticalCommunications,
+    })),
   };
-  return { document, templateId: template?.id ?? null };
+  return {
+    document,
+    templateId: template?.id ?? null,
+    rows: { report, physician: physician ?? null, clinicName: clinic?.name ?? null },
+  };
+}
+
+/**
+ * The report's PDF as its template lays it out, with the rows it came from: what FHIR and HL7 messages carry.
+ * Records no audit event: the caller records its own (an export, or a delivery).
+ */
+export async function renderReportPdfWithRows(deps: ExportDeps, ctx: Ctx, reportId: number) {
+  const loaded = await loadDocument(deps, ctx, reportId, undefined);
+  const pdf = await renderPdf(buildDocumentView(loaded.document, { timeZone: deps.timeZone }));
+  return { ...loaded, pdf };
 }
 
 /** Renders one export and records it in the audit trail (the only write an export makes). */
@@ -124,7 +159,7 @@ export async function exportReport(deps: ExportDeps, ctx: Ctx, request: ExportRe
   } else if (request.format === "pdf") {
     result = {
       contentType: "application/pdf",
-      body: await renderPdf(view),
+      body: await renderPdf(view, { pdfa: request.pdfa }),
       fileName: request.fileName ?? pdfFileName(report.patientName, report.id),
     };
   } else {
@@ -142,10 +177,49 @@ export async function exportReport(deps: ExportDeps, ctx: Ctx, request: ExportRe
       entityType: "report",
       entityId: report.id,
       // Never the patient's name or the file name (it carries the name): format and template only.
-      details: { format: request.format, templateId },
+      details: { format: request.format, templateId, ...(request.pdfa ? { pdfa: "PDF/A-2b" } : {}) },
       ip: ctx.ip,
       requestId: ctx.requestId,
     }),
   );
   return result;
+}
+
+/**
+ * The archive copy of a signed version (issue 28): the report as PDF/A-2b, stored encrypted as a clinic file, with
+ * its SHA-256 and the version number in the audit trail (`report.archived`). A draft is not archived (null).
+ */
+export async function archiveSignedVersion(deps: ExportDeps, ctx: Ctx, reportId: number) {
+  const { document } = await loadDocument(deps, ctx, reportId, undefined);
+  if (!document.report.isFinalized) return null;
+  const pdf = await renderPdf(buildDocumentView(document, { timeZone: deps.timeZone }), { pdfa: true });
+  const sha256 = createHash("sha256").update(pdf).digest("hex");
+  const [latest] = await deps.db
+    .select({ versionNumber: reportVersions.versionNumber })
+    .from(reportVersions)
+    .where(and(eq(reportVersions.clinicId, ctx.clinicId), eq(reportVersions.reportId, reportId)))
+    .orderBy(desc(reportVersions.versionNumber))
+    .limit(1);
+  const version = latest?.versionNumber ?? null;
+  return deps.db.transaction(async (tx) => {
+    const file = await saveFile(tx, deps.fileStore, {
+      clinicId: ctx.clinicId,
+      kind: "report_archive",
+      data: pdf,
+      mimeType: "application/pdf",
+      originalName: `report-${reportId}-v${version ?? 0}.pdf`,
+      createdBy: ctx.user.id,
+    });
+    await recordAudit(tx, {
+      action: "report.archived",
+      clinicId: ctx.clinicId,
+      actorUserId: ctx.user.id,
+      entityType: "report",
+      entityId: reportId,
+      details: { version, fileId: file.id, sha256, byteSize: pdf.length, format: "PDF/A-2b" },
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+    });
+    return { fileId: file.id, url: file.url, sha256, version };
+  });
 }

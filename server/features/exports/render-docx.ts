@@ -217,12 +217,30 @@ function patient(ctx: Ctx): (Paragraph | Table)[] {
   return [heading(ctx, title), table];
 }
 
+/** A boxed notice: amber for an amendment, red for a critical result. */
+const noticeTones = {
+  amber: { fill: "FFFBEB", border: "D97706", heading: "92400E" },
+  red: { fill: "FEF2F2", border: "B91C1C", heading: "991B1B" },
+} as const;
+
 function amendment(ctx: Ctx): Paragraph[] {
-  const notice = ctx.view.amendment;
+  return notice(ctx, ctx.view.amendment, "amber");
+}
+
+function critical(ctx: Ctx): Paragraph[] {
+  return notice(ctx, ctx.view.critical, "red");
+}
+
+function notice(
+  ctx: Ctx,
+  notice: { heading: string; lines: string[] } | null,
+  toneName: keyof typeof noticeTones,
+): Paragraph[] {
   if (!notice) return [];
+  const tone = noticeTones[toneName];
   const box = {
-    shading: { type: ShadingType.CLEAR, color: "auto", fill: "FFFBEB" },
-    border: { left: { style: BorderStyle.SINGLE, size: 36, color: "D97706", space: 6 } },
+    shading: { type: ShadingType.CLEAR, color: "auto", fill: tone.fill },
+    border: { left: { style: BorderStyle.SINGLE, size: 36, color: tone.border, space: 6 } },
     indent: { left: 120 },
   };
   return [
@@ -230,7 +248,7 @@ function amendment(ctx: Ctx): Paragraph[] {
       ...box,
       spacing: { before: 200 },
       keepNext: true,
-      children: [new TextRun({ text: notice.heading, bold: true, allCaps: true, color: "92400E" })],
+      children: [new TextRun({ text: notice.heading, bold: true, allCaps: true, color: tone.heading })],
     }),
     ...notice.lines.map(
       (line, i) =>
@@ -358,6 +376,7 @@ export async function renderDocx(view: DocumentView): Promise<Buffer> {
           titleRow(ctx),
           ...patient(ctx),
           ...amendment(ctx),
+          ...critical(ctx),
           ...sections(ctx),
           ...signature(ctx),
         ],

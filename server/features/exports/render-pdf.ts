@@ -2,6 +2,11 @@ import PDFDocument from "pdfkit";
 import type { DocumentImage, DocumentView } from "../../../domain/exports/report-document";
 import { pdfFaces } from "./pdf-fonts";
 
+/** The colours of a boxed notice: amber for an amendment, red for a critical result. */
+type NoticeTone = { fill: string; border: string; heading: string };
+const AMBER: NoticeTone = { fill: "#fffbeb", border: "#d97706", heading: "#92400e" };
+const RED: NoticeTone = { fill: "#fef2f2", border: "#b91c1c", heading: "#991b1b" };
+
 /**
  * The report as a real PDF (pdfkit), drawn from the same view as the print page: a letterhead with the
  * logo on the left and the clinic's details on the right over a rule in the template colour, then the
@@ -23,17 +28,27 @@ class PdfWriter {
   private readonly size: number;
   private readonly color: string;
 
-  constructor(private readonly view: DocumentView) {
+  constructor(
+    private readonly view: DocumentView,
+    options: PdfOptions = {},
+  ) {
     this.size = view.fontSizePt;
     this.color = view.primaryColor;
+    const faces = pdfFaces(view.fontFamily);
+    // PDF/A embeds every font: the built-in Helvetica/Times fallback (no Liberation on the machine) cannot be.
+    if (options.pdfa && [faces.regular, faces.bold, faces.italic].some((f) => typeof f === "string")) {
+      throw new Error("PDF/A needs the Liberation fonts installed (fonts-liberation): they are embedded in the file");
+    }
     this.doc = new PDFDocument({
       size: "LETTER",
       margins: MARGIN,
       bufferPages: true,
       info: { Title: view.documentTitle, Subject: view.title, Creator: "Sonoscribe" },
       pdfVersion: "1.7",
+      // PDF/A-2b: XMP metadata with pdfaid part 2 / conformance B and an sRGB output intent (pdfkit's own ICC
+      // profile, sRGB IEC61966-2.1). Part 2, not 1: the DRAFT mark and the images use transparency.
+      ...(options.pdfa ? { subset: "PDF/A-2b" as const, lang: "en" } : {}),
     });
-    const faces = pdfFaces(view.fontFamily);
     this.doc.registerFont("body", faces.regular as string);
     this.doc.registerFont("bold", faces.bold as string);
     this.doc.registerFont("italic", faces.italic as string);
@@ -216,7 +231,14 @@ class PdfWriter {
   }
 
   amendment() {
-    const notice = this.view.amendment;
+    this.notice(this.view.amendment, AMBER);
+  }
+
+  critical() {
+    this.notice(this.view.critical, RED);
+  }
+
+  notice(notice: { heading: string; lines: string[] } | null, tone: NoticeTone) {
     if (!notice) return;
     const pad = 8;
     const width = CONTENT_WIDTH - pad * 2 - 5;
@@ -226,9 +248,9 @@ class PdfWriter {
     this.doc.y += 8;
     this.ensureSpace(height);
     const top = this.doc.y;
-    this.doc.save().rect(MARGIN.left, top, CONTENT_WIDTH, height).fillAndStroke("#fffbeb", "#d97706").restore();
-    this.doc.save().rect(MARGIN.left, top, 5, height).fill("#d97706").restore();
-    this.font("bold", this.size, "#92400e").text(notice.heading.toUpperCase(), MARGIN.left + pad + 5, top + pad, {
+    this.doc.save().rect(MARGIN.left, top, CONTENT_WIDTH, height).fillAndStroke(tone.fill, tone.border).restore();
+    this.doc.save().rect(MARGIN.left, top, 5, height).fill(tone.border).restore();
+    this.font("bold", this.size, tone.heading).text(notice.heading.toUpperCase(), MARGIN.left + pad + 5, top + pad, {
       width,
     });
     this.font("body", this.size * 0.92, TEXT);
@@ -345,9 +367,11 @@ class PdfWriter {
   }
 }
 
-/** Renders the PDF and resolves with its bytes. */
-export function renderPdf(view: DocumentView): Promise<Buffer> {
-  const writer = new PdfWriter(view);
+export type PdfOptions = { pdfa?: boolean };
+
+/** Renders the PDF (PDF/A-2b with `pdfa`) and resolves with its bytes. */
+export function renderPdf(view: DocumentView, options: PdfOptions = {}): Promise<Buffer> {
+  const writer = new PdfWriter(view, options);
   const { doc } = writer;
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -359,6 +383,7 @@ export function renderPdf(view: DocumentView): Promise<Buffer> {
   writer.titleRow();
   writer.patient();
   writer.amendment();
+  writer.critical();
   writer.sections();
   writer.signature();
   writer.pageFurniture();

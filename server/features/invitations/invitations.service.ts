@@ -88,6 +88,7 @@ export async function listInvitations(db: Db, ctx: Ctx) {
     role: r.role,
     createdAt: toIso(r.createdAt),
     expiresAt: toIso(r.expiresAt),
+    physicianId: r.physicianId,
   }));
 }
 

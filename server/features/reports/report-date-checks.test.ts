@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../../domain/contracts/reports";
 import { auditEvents } from "../../db/schema";
-import { linkPhysician, reauth } from "../../test-support/signing";
+import { communicateCritical, linkPhysician, reauth } from "../../test-support/signing";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { insertPhysician, insertWorksheet } from "./report-test-fixtures";
 
@@ -33,6 +33,8 @@ async function draftWith(patientDob: string, examDate: string): Promise<Report> 
     payload: { worksheetId: worksheet.id, physicianId, patient: { patientName: "Jane Roe", patientDob, examDate } },
   });
   expect(res.statusCode, res.body).toBe(201);
+  // The fixture's right ICA is a critical result: its communication is recorded, so signing reaches the date check.
+  await communicateCritical(t, owner, (res.json() as Report).id);
   return res.json() as Report;
 }
 

@@ -1,4 +1,5 @@
 import { type PatientSex, patientSexes, type Report, type ReportSnapshot } from "../../../domain/contracts/reports";
+import { type CriticalState, noCriticalState } from "./report-critical";
 import type { ReportRow, ReportWithPeople } from "./reports.repository";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -6,7 +7,7 @@ const sexOf = (value: string | null): PatientSex | null =>
   patientSexes.includes(value as PatientSex) ? (value as PatientSex) : null;
 
 /** The response shape: whitelisted fields, ISO timestamps, the physician and the signers' names. */
-export function toReportDto(row: ReportWithPeople): Report {
+export function toReportDto(row: ReportWithPeople, critical: CriticalState = noCriticalState): Report {
   const r = row.report;
   return {
     id: r.id,
@@ -53,6 +54,7 @@ export function toReportDto(row: ReportWithPeople): Report {
             specialty: row.physicianSpecialty ?? "",
             signatureUrl: row.physicianSignatureUrl,
           },
+    ...critical,
   };
 }
 

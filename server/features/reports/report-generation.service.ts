@@ -29,6 +29,7 @@ import { resolveSonographer } from "./report-sonographer";
 import {
   findCarotidCriteriaSet,
   findPhysician,
+  findReportSpelling,
   findTemplateId,
   findWorksheet,
   insertReport,
@@ -67,7 +68,8 @@ export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFr
   assertCan(ctx, "report:write");
   const clinicSet = await findCarotidCriteriaSet(db, ctx.clinicId);
   const criteriaSetId = criteriaSetIds.find((id) => id === clinicSet) as CriteriaSetId | undefined;
-  const engineDraft = generateDraft(input.study, { criteriaSetId });
+  const spelling = await findReportSpelling(db, ctx.clinicId);
+  const engineDraft = generateDraft(input.study, { criteriaSetId, spelling });
   // The clinic's active legend entries whose keywords occur in the worksheet text or drawing notes.
   const legend = await activeLegendMatches(db, ctx.clinicId, input.keywordText ?? "");
   const examples = await trainingExamples(db, input.study.scanType, MAX_EXAMPLES);
@@ -106,7 +108,10 @@ export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFr
       findings: notes ? `${draft.findings}\n\n${notes}` : draft.findings,
       impression: draft.impression,
       conclusions: draft.conclusions,
+      // Every rule's flags are stored; the clinic's rules that are off are left out when read.
+      criticalResults: engineDraft.criticalResults,
       warnings: [...(input.warnings ?? []), ...draft.warnings],
+      measurements: input.study.measurements,
       physicianId: input.physicianId ?? null,
       sonographerId: sonographer.sonographerId,
       templateId,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report, ReportVersion } from "../../../domain/contracts/reports";
 import { studySchema } from "../../../domain/contracts/study";
 import { generateDraft } from "../../../domain/report-engine/generate-draft";
-import { auditEvents, reportVersions, sonographers } from "../../db/schema";
+import { auditEvents, reports, reportVersions, sonographers } from "../../db/schema";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { legendNotes } from "./legend-match";
 import { insertLegendEntry, insertPhysician, insertWorksheet, ocrResult } from "./report-test-fixtures";
@@ -105,6 +105,41 @@ describe("POST /api/reports/generate", () => {
     expect(report).toMatchObject({ patientName: "John Smith", patientDob: null, examDate: "2024-05-01" });
     expect(report.findings).toContain("131");
     expect(report.findings).not.toContain("250");
+    // Kept on the report as checked: FHIR Observations and HL7 OBX lines carry them (issue 28).
+    const [row] = await t.deps.database.db
+      .select({ measurements: reports.measurements })
+      .from(reports)
+      .where(eq(reports.id, report.id));
+    expect(row!.measurements).toEqual([{ site: "ICA_PROX", side: "left", parameter: "PSV", value: 131, unit: "cm/s" }]);
+  });
+
+  it("writes the draft in the clinic's spelling (issue 31 item 9)", async () => {
+    const draftFor = async () => {
+      const worksheet = await insertWorksheet(t, owner.clinicId);
+      const res = await post({
+        worksheetId: worksheet.id,
+        physicianId,
+        logoUrl: null,
+        scanType: "Abdominal Aorta",
+        measurements: [{ site: "AO", side: null, parameter: "DIAMETER_MM", value: 20, unit: "mm" }],
+        patient: { patientName: "Jane Roe", patientDob: "", examDate: "2024-05-01" },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return (res.json() as Report).impression;
+    };
+    expect(await draftFor()).toContain("normal caliber");
+    const setSpelling = (reportSpelling: string) =>
+      as(
+        t.app,
+        owner,
+      )({
+        method: "PUT",
+        url: `/api/clinic/${owner.clinicId}`,
+        payload: { name: "Generation Clinic", email: "gen@clinic.test", reportSpelling },
+      });
+    expect((await setSpelling("en-GB")).statusCode).toBe(200);
+    expect(await draftFor()).toContain("normal calibre");
+    expect((await setSpelling("en-US")).statusCode).toBe(200);
   });
 
   it("drafts a venous sheet with great saphenous knee and calf rows and a vessel the criteria do not grade", async () => {

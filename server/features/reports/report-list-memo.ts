@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ReportListFilters } from "../../../domain/contracts/reports";
 import { EncodedJson, ResponseMemo } from "../../platform/response-memo";
 import { parseSearch } from "./report-search";
 
@@ -14,9 +15,16 @@ export class ReportListMemo {
   }
 
   /** The search is case-insensitive and word-based (see parseSearch), so "Smith  " and "smith" share an entry. */
-  static listKey(clinicId: number, version: number, query: { search?: string; page: number; pageSize: number }) {
-    const words = parseSearch(query.search).map((token) => token.text.toLowerCase());
-    return `${clinicId}|${version}|list|${query.page}|${query.pageSize}|${words.join(" ")}`;
+  static listKey(clinicId: number, version: number, query: ReportListFilters) {
+    const { search, page, pageSize, ...filters } = query;
+    const words = parseSearch(search).map((token) => token.text.toLowerCase());
+    // Filters in a fixed order, so that the same list is one entry however its URL was written.
+    const filterKey = Object.entries(filters)
+      .filter(([, value]) => value !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, value]) => `${name}=${value}`)
+      .join("&");
+    return `${clinicId}|${version}|list|${page}|${pageSize}|${words.join(" ")}|${filterKey}`;
   }
 
   static recentKey(clinicId: number, version: number) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../../domain/contracts/reports";
 import { REAUTH_WINDOW_MS } from "../../../domain/signing";
 import { auditEvents, clinics } from "../../db/schema";
-import { addPhysicianUser, reauth } from "../../test-support/signing";
+import { addPhysicianUser, communicateCritical, reauth } from "../../test-support/signing";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { addSonographer, generate, insertPhysician, insertWorksheet } from "./report-test-fixtures";
 
@@ -41,6 +41,8 @@ async function draftForDoctor(): Promise<Report> {
     payload: { worksheetId: worksheet.id, physicianId: doctorPhysicianId, logoUrl: null },
   });
   expect(res.statusCode, res.body).toBe(201);
+  // Its critical result (the fixture's right ICA) is communicated: these tests are about who signs.
+  await communicateCritical(t, doctor, (res.json() as Report).id);
   return res.json() as Report;
 }
 
@@ -255,6 +257,7 @@ describe("signing on a physician's behalf (clinic setting)", () => {
     expect(link.statusCode, link.body).toBe(200);
     const report = await generate(t.app, t, admin);
     await call(admin)({ method: "PATCH", url: `/api/reports/${report.id}`, payload: { physicianId: own.id } });
+    await communicateCritical(t, admin, report.id);
     await reauth(t, admin);
     const res = await finalize(admin, report.id);
     expect(res.statusCode, res.body).toBe(200);

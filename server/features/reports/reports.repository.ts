@@ -1,5 +1,6 @@
-import { type AnyColumn, and, asc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, eq, gte, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import type { ReportSort, ReportStatusFilter } from "../../../domain/contracts/reports";
 import type { Queryable } from "../../db/client";
 import {
   clinics,
@@ -85,7 +86,23 @@ export async function updateReport(
     .where(and(eq(reports.clinicId, clinicId), eq(reports.id, id)));
 }
 
-export type ReportSearch = { tokens: SearchToken[]; limit: number; offset: number };
+/** The list's filters besides the search words (see reportListQuery). */
+export type ReportFilters = {
+  status?: ReportStatusFilter;
+  physicianId?: number;
+  scanType?: string;
+  examFrom?: string;
+  examTo?: string;
+};
+export type ReportSearch = {
+  tokens: SearchToken[];
+  filters?: ReportFilters;
+  sort?: ReportSort;
+  limit: number;
+  offset: number;
+  /** An extra condition (the "critical, not communicated" filter), or null. */
+  critical?: SQL | null;
+};
 /** One word of the search box: it must match the name/study type/MRN text, the report number or a date. */
 export type SearchToken = { text: string; id: number | null; date: string | null };
 
@@ -104,6 +121,31 @@ function tokenCondition(token: SearchToken): SQL {
 
 const newestFirst = [sql`${reports.generatedAt} desc nulls last`, sql`${reports.id} desc nulls last`];
 
+const orders: Record<ReportSort, SQL[]> = {
+  generated_desc: newestFirst,
+  generated_asc: [sql`${reports.generatedAt} asc nulls last`, sql`${reports.id} asc`],
+  // Reports without an exam date go last either way; the id keeps pages stable among equal dates.
+  exam_desc: [sql`${reports.examDate} desc nulls last`, sql`${reports.id} desc`],
+  exam_asc: [sql`${reports.examDate} asc nulls last`, sql`${reports.id} asc`],
+};
+
+const statusConditions: Record<ReportStatusFilter, SQL> = {
+  draft: sql`${reports.isFinalized} = false and ${reports.amendmentCount} = 0`,
+  awaiting_signature: sql`${reports.isFinalized} = false and ${reports.physicianId} is not null`,
+  signed: sql`${reports.isFinalized} = true`,
+  amended: sql`${reports.amendmentCount} > 0`,
+};
+
+function filterConditions(filters: ReportFilters = {}): SQL[] {
+  const conditions: SQL[] = [];
+  if (filters.status) conditions.push(statusConditions[filters.status]);
+  if (filters.physicianId !== undefined) conditions.push(eq(reports.physicianId, filters.physicianId));
+  if (filters.scanType) conditions.push(eq(reports.studyType, filters.scanType));
+  if (filters.examFrom) conditions.push(gte(reports.examDate, filters.examFrom));
+  if (filters.examTo) conditions.push(lte(reports.examDate, filters.examTo));
+  return conditions;
+}
+
 /**
  * One page and its total in one statement (one round trip). The page's ids are chosen first, in the order of
  * reports_clinic_live_idx (an index-only scan for the list), so that a deep page joins the names of its 12
@@ -114,17 +156,19 @@ export async function listReports(
   clinicId: number,
   search: ReportSearch,
 ): Promise<{ rows: ReportWithPeople[]; total: number }> {
-  const where = and(live(clinicId), ...search.tokens.map(tokenCondition));
+  const filters = filterConditions(search.filters);
+  const where = and(live(clinicId), ...search.tokens.map(tokenCondition), ...filters, search.critical ?? undefined);
+  const order = orders[search.sort ?? "generated_desc"];
   // Unfiltered totals come from the trigger-kept counter: counting 100,000 rows per page is too slow.
   const total =
-    search.tokens.length === 0
+    search.tokens.length === 0 && filters.length === 0 && !search.critical
       ? sql<number>`coalesce((select ${reportCounters.liveCount} from ${reportCounters} where ${eq(reportCounters.clinicId, clinicId)}), 0)`
       : sql<number>`(select count(*)::int from ${reports} where ${where})`;
   const page = db
     .select({ pageId: sql<number>`${reports.id}`.as("page_id") })
     .from(reports)
     .where(where)
-    .orderBy(...newestFirst)
+    .orderBy(...order)
     .limit(search.limit)
     .offset(search.offset)
     .as("page");
@@ -135,7 +179,7 @@ export async function listReports(
     .leftJoin(physicians, and(eq(physicians.id, reports.physicianId), eq(physicians.clinicId, reports.clinicId)))
     .leftJoin(finalizer, eq(finalizer.id, reports.finalizedBy))
     .leftJoin(amender, eq(amender.id, reports.amendedBy))
-    .orderBy(...newestFirst);
+    .orderBy(...order);
   if (rows.length > 0) return { rows, total: rows[0]!.total };
   // A page past the end has no row to carry the total.
   const [count] = await db.select({ total: total.mapWith(Number) }).from(sql`(select 1) as one`);
@@ -227,6 +271,12 @@ export async function findTemplateId(db: Queryable, clinicId: number, id: number
   return row;
 }
 
+/** The clinic's spelling for the report text; American unless the clinic chose British. */
+export async function findReportSpelling(db: Queryable, clinicId: number): Promise<"en-US" | "en-GB"> {
+  const [row] = await db.select({ spelling: clinics.reportSpelling }).from(clinics).where(eq(clinics.id, clinicId));
+  return row?.spelling === "en-GB" ? "en-GB" : "en-US";
+}
+
 export async function findCarotidCriteriaSet(db: Queryable, clinicId: number): Promise<string | null> {
   const [row] = await db.select({ set: clinics.carotidCriteriaSet }).from(clinics).where(eq(clinics.id, clinicId));
   return row?.set ?? null;
@@ -238,4 +288,15 @@ export async function listSonographers(db: Queryable, clinicId: number) {
     .select({ id: sonographers.id, name: sonographers.name, initials: sonographers.initials })
     .from(sonographers)
     .where(eq(sonographers.clinicId, clinicId));
+}
+
+/**
+ * Raises the clinic's report-list version for a change the reports table's triggers do not see (a critical
+ * result's communication, the clinic's critical-result rules): remembered list answers are then not reused.
+ */
+export async function renewReportLists(tx: Queryable, clinicId: number): Promise<void> {
+  await tx
+    .update(reportCounters)
+    .set({ version: sql`${reportCounters.version} + 1` })
+    .where(eq(reportCounters.clinicId, clinicId));
 }

@@ -46,6 +46,7 @@ describe("access", () => {
       ["PATCH", "/api/reports/1"],
       ["POST", "/api/reports/1/finalize"],
       ["POST", "/api/reports/1/amend"],
+      ["POST", "/api/reports/1/critical-communication"],
       ["DELETE", "/api/reports/1"],
       ["GET", "/api/reports/1/versions"],
       ["GET", "/api/reports/1/versions/1"],
@@ -65,6 +66,11 @@ describe("access", () => {
       { method: "PATCH", url: `/api/reports/${id}`, payload: { findings: "stolen" } },
       { method: "POST", url: `/api/reports/${id}/finalize` },
       { method: "POST", url: `/api/reports/${id}/amend`, payload: { reason: "x" } },
+      {
+        method: "POST",
+        url: `/api/reports/${id}/critical-communication`,
+        payload: { recipient: "x", method: "phone", communicatedAt: new Date().toISOString(), readBack: true },
+      },
       { method: "DELETE", url: `/api/reports/${id}` },
       { method: "GET", url: `/api/reports/${id}/versions` },
       { method: "GET", url: `/api/reports/${id}/versions/1` },
@@ -93,6 +99,12 @@ describe("access", () => {
     expect((await call(sono)({ method: "POST", url: `/api/reports/${report.id}/finalize` })).statusCode).toBe(403);
     const doctor = await addPhysicianUser(t, sono.clinicId, report.physicianId!);
     await reauth(t, doctor);
+    // The fixture's right ICA is a critical result: the physician records its communication, not the sonographer.
+    const told = { recipient: "Dr Lee", method: "phone", communicatedAt: new Date().toISOString(), readBack: true };
+    const url = `/api/reports/${report.id}/critical-communication`;
+    expect((await call(sono)({ method: "POST", url, payload: told })).statusCode).toBe(403);
+    expect((await call(doctor)({ method: "POST", url: `/api/reports/${report.id}/finalize` })).statusCode).toBe(409);
+    expect((await call(doctor)({ method: "POST", url, payload: told })).statusCode).toBe(201);
     expect((await call(doctor)({ method: "POST", url: `/api/reports/${report.id}/finalize` })).statusCode).toBe(200);
     const amend = await call(sono)({
       method: "POST",

@@ -3,6 +3,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParam } from "../../../domain/contracts/common";
 import {
+  criticalCommunicationSchema,
+  recordCommunicationRequest,
+} from "../../../domain/contracts/critical-communication";
+import {
   amendReportRequest,
   deleteReportResponse,
   diffQuery,
@@ -18,9 +22,12 @@ import {
   versionParams,
 } from "../../../domain/contracts/reports";
 import type { AppDeps } from "../../app";
-import { assertCan, clinicContext, requireUser } from "../../platform/context";
+import { assertCan, type Ctx, clinicContext, requireUser } from "../../platform/context";
 import { clockOf } from "../auth/reauth.routes";
 import { sessionReauthAt } from "../auth/reauth.service";
+import { archiveSignedVersion } from "../exports/exports.service";
+import { recordReadingReview } from "../worksheets/reading-corrections.service";
+import { recordCommunication } from "./report-critical";
 import { generateReport } from "./report-generation.service";
 import { reportDiff, reportVersion, reportVersions } from "./report-history.service";
 import { ReportListMemo } from "./report-list-memo";
@@ -46,6 +53,7 @@ function sendJson(reply: FastifyReply, body: { bytes: Buffer; encoding: string }
 
 export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db } = deps.database;
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const memo = new ReportListMemo(deps.config.reportListMemoBytes);
   const now = clockOf(deps);
   // The session's re-authentication time, read fresh from the sessions table when a signature is asked for.
@@ -62,7 +70,17 @@ export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     "/api/reports/generate",
     { schema: { body: generateReportRequest, response: { 201: reportSchema } } },
     async (request, reply) => {
-      const report = await generateReport(db, clinicContext(request), request.body, deps.config.llm);
+      const ctx = clinicContext(request);
+      const report = await generateReport(db, ctx, request.body, deps.config.llm);
+      // What the clinician corrected in the worksheet's reading is kept for the reader to learn from; a failure
+      // there never costs the clinician the report.
+      await recordReadingReview(
+        { db, store: deps.fileStore },
+        ctx,
+        report.worksheetId ?? 0,
+        request.body.patient,
+        new Date(now()),
+      ).catch((error) => request.log.error({ err: error }, "keeping the reading's corrections failed"));
       return reply.status(201).send(report);
     },
   );
@@ -93,13 +111,27 @@ export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     getReport(db, clinicContext(request), request.params.id),
   );
 
+  /**
+   * Every signed version is archived as PDF/A-2b with its SHA-256 in the audit trail, after the signature has
+   * committed: a failure to archive is logged and never undoes the signature.
+   */
+  const archive = async (request: FastifyRequest, ctx: Ctx, reportId: number) => {
+    try {
+      await archiveSignedVersion({ db, fileStore: deps.fileStore, timeZone }, ctx, reportId);
+    } catch (error) {
+      request.log.error({ err: error, reportId }, "the signed report's PDF/A archive copy could not be made");
+    }
+  };
+
   app.patch(
     "/api/reports/:id",
     { schema: { params: idParam, body: updateReportRequest, response: { 200: reportSchema } } },
     async (request) => {
       const ctx = clinicContext(request);
       const clock = request.body.finalize ? await signingClock(request) : { reauthAt: null, now: now() };
-      return updateReport(db, ctx, request.params.id, request.body, clock);
+      const report = await updateReport(db, ctx, request.params.id, request.body, clock);
+      if (request.body.finalize) await archive(request, ctx, report.id);
+      return report;
     },
   );
 
@@ -108,7 +140,21 @@ export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     { schema: { params: idParam, body: finalizeReportRequest, response: { 200: reportSchema } } },
     async (request) => {
       const ctx = clinicContext(request);
-      return finalizeReport(db, ctx, request.params.id, await signingClock(request), request.body);
+      const report = await finalizeReport(db, ctx, request.params.id, await signingClock(request), request.body);
+      await archive(request, ctx, report.id);
+      return report;
+    },
+  );
+
+  // Issue 26: the communication of the report's critical results (to whom, how, when, read back); by the session user.
+  app.post(
+    "/api/reports/:id/critical-communication",
+    {
+      schema: { params: idParam, body: recordCommunicationRequest, response: { 201: criticalCommunicationSchema } },
+    },
+    async (request, reply) => {
+      const record = await recordCommunication(db, clinicContext(request), request.params.id, request.body, now());
+      return reply.status(201).send(record);
     },
   );
 

@@ -7,13 +7,23 @@ import {
   type FinalizeReportRequest,
   type Report,
   type ReportList,
+  type ReportListFilters,
   type UpdateReportRequest,
 } from "../../../domain/contracts/reports";
 import { dateProblems, latestIsoDateAnywhere } from "../../../domain/dates";
 import { AppError, notFound } from "../../../domain/errors";
+import { can } from "../../../domain/permissions";
 import type { Db, Queryable } from "../../db/client";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
+import { enqueueReportDeliveries } from "../delivery/delivery.service";
+import {
+  assertCriticalCommunicated,
+  criticalRulesOff,
+  criticalStates,
+  reportCriticalState,
+  uncommunicatedCondition,
+} from "./report-critical";
 import { snapshotOf, toReportDto } from "./report-dto";
 import { parseSearch } from "./report-search";
 import { assertMaySign, type SigningAct, type SigningClock } from "./report-signing";
@@ -27,6 +37,7 @@ import {
   lockReport,
   nextVersionNumber,
   type ReportRow,
+  type ReportWithPeople,
   recentReports as recentReportRows,
   updateReport as updateReportRow,
 } from "./reports.repository";
@@ -44,7 +55,7 @@ const audit = (ctx: Ctx) => ({
 export async function loadReport(db: Queryable, ctx: Ctx, id: number): Promise<Report> {
   const row = await findReport(db, ctx.clinicId, id);
   if (!row) throw notFound("Report");
-  return toReportDto(row);
+  return toReportDto(row, await reportCriticalState(db, ctx.clinicId, row.report));
 }
 
 /** Opening a report shows patient data, so it is audited. */
@@ -57,23 +68,33 @@ export async function getReport(db: Db, ctx: Ctx, id: number): Promise<Report> {
   });
 }
 
-export async function listReports(
-  db: Db,
-  ctx: Ctx,
-  query: { search?: string; page: number; pageSize: number },
-): Promise<ReportList> {
+/** Reports with their critical state, read for the page's rows only. */
+async function withCriticalState(db: Queryable, ctx: Ctx, rows: ReportWithPeople[]): Promise<Report[]> {
+  const states = await criticalStates(
+    db,
+    ctx.clinicId,
+    rows.map((r) => r.report),
+  );
+  return rows.map((row) => toReportDto(row, states.get(row.report.id)));
+}
+
+export async function listReports(db: Db, ctx: Ctx, query: ReportListFilters): Promise<ReportList> {
   assertCan(ctx, "report:read");
+  const { search, page, pageSize, sort, critical, ...filters } = query;
   const { rows, total } = await listReportRows(db, ctx.clinicId, {
-    tokens: parseSearch(query.search),
-    limit: query.pageSize,
-    offset: (query.page - 1) * query.pageSize,
+    tokens: parseSearch(search),
+    filters,
+    sort,
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+    critical: critical === "uncommunicated" ? uncommunicatedCondition(await criticalRulesOff(db, ctx.clinicId)) : null,
   });
-  return { items: rows.map(toReportDto), total };
+  return { items: await withCriticalState(db, ctx, rows), total };
 }
 
 export async function recentReports(db: Db, ctx: Ctx): Promise<Report[]> {
   assertCan(ctx, "report:read");
-  return (await recentReportRows(db, ctx.clinicId, RECENT_REPORTS_LIMIT)).map(toReportDto);
+  return withCriticalState(db, ctx, await recentReportRows(db, ctx.clinicId, RECENT_REPORTS_LIMIT));
 }
 
 /**
@@ -90,6 +111,10 @@ async function changedFields(
   for (const field of editableFieldNames) {
     const value = body[field];
     if (value !== undefined && value !== row[field]) changes[field] = value;
+  }
+  // Handing a report to another physician is an admin's act (report:assign), as from the sign-off worklist.
+  if ("physicianId" in changes && !can(ctx.user.role, "report:assign")) {
+    throw new AppError("FORBIDDEN", "Only a clinic admin can hand a report to another physician", "physicianId");
   }
   if (typeof changes.physicianId === "number" && !(await findPhysician(tx, ctx.clinicId, changes.physicianId))) {
     throw new AppError("NOT_FOUND", "Physician not found", "physicianId");
@@ -130,12 +155,14 @@ async function storeVersion(
   return versionNumber;
 }
 
-const signature = (ctx: Ctx, act: SigningAct, clock: SigningClock) => ({
+/** The signed state; the first signature's time is kept through amendments (turnaround counts to it). */
+const signature = (ctx: Ctx, act: SigningAct, clock: SigningClock, row: ReportRow) => ({
   isFinalized: true,
   isDraft: false,
   finalizedAt: new Date(clock.now),
   finalizedBy: ctx.user.id,
   finalizedOnBehalf: act.onBehalf,
+  firstFinalizedAt: row.firstFinalizedAt ?? new Date(clock.now),
 });
 
 /**
@@ -197,7 +224,8 @@ export async function updateReport(
     const physicianId = changes.physicianId !== undefined ? changes.physicianId : row.physicianId;
     const act = body.finalize ? await assertMaySign(tx, ctx, physicianId, clock) : null;
     if (act) await checkDatesBeforeSigning(tx, ctx, { ...row, ...changes }, body.acknowledgeDateWarnings);
-    const values = { ...changes, ...(act ? signature(ctx, act, clock) : {}) };
+    if (act) await assertCriticalCommunicated(tx, ctx, row);
+    const values = { ...changes, ...(act ? signature(ctx, act, clock, row) : {}) };
     await updateReportRow(tx, ctx.clinicId, id, values);
     const version = await storeVersion(tx, ctx, { ...row, ...values }, body.finalize ? "finalized" : "edited");
     if (changed.length > 0) {
@@ -210,6 +238,7 @@ export async function updateReport(
       });
     }
     if (act) {
+      await enqueueReportDeliveries(tx, ctx, row);
       await recordAudit(tx, {
         ...audit(ctx),
         action: "report.finalized",
@@ -239,9 +268,12 @@ export async function finalizeReport(
     if (row.isFinalized) throw new AppError("CONFLICT", "This report is already finalized");
     const act = await assertMaySign(tx, ctx, row.physicianId, clock);
     await checkDatesBeforeSigning(tx, ctx, row, body?.acknowledgeDateWarnings);
-    const values = signature(ctx, act, clock);
+    await assertCriticalCommunicated(tx, ctx, row);
+    const values = signature(ctx, act, clock, row);
     await updateReportRow(tx, ctx.clinicId, id, values);
     const version = await storeVersion(tx, ctx, { ...row, ...values }, "finalized");
+    // Queued in the signing transaction: a signature and its deliveries commit together (issue 28).
+    await enqueueReportDeliveries(tx, ctx, row);
     await recordAudit(tx, {
       ...audit(ctx),
       action: "report.finalized",

@@ -3,6 +3,14 @@ import type { Queryable } from "../../db/client";
 import { users } from "../../db/schema";
 
 export function listActiveStaff(db: Queryable, clinicId: number) {
+  return listStaffWhere(db, clinicId, true);
+}
+
+export function listDeactivatedStaff(db: Queryable, clinicId: number) {
+  return listStaffWhere(db, clinicId, false);
+}
+
+function listStaffWhere(db: Queryable, clinicId: number, isActive: boolean) {
   return db
     .select({
       id: users.id,
@@ -13,7 +21,7 @@ export function listActiveStaff(db: Queryable, clinicId: number) {
       joinedAt: users.joinedAt,
     })
     .from(users)
-    .where(and(eq(users.clinicId, clinicId), eq(users.isActive, true)))
+    .where(and(eq(users.clinicId, clinicId), eq(users.isActive, isActive)))
     .orderBy(asc(users.createdAt), asc(users.email));
 }
 
@@ -35,9 +43,9 @@ export function lockActiveAdmins(db: Queryable, clinicId: number) {
     .for("update");
 }
 
-export function deactivateUser(db: Queryable, clinicId: number, id: string) {
+export function setUserActive(db: Queryable, clinicId: number, id: string, isActive: boolean) {
   return db
     .update(users)
-    .set({ isActive: false, updatedAt: new Date() })
+    .set({ isActive, updatedAt: new Date() })
     .where(and(eq(users.id, id), eq(users.clinicId, clinicId)));
 }

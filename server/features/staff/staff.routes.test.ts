@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ctx } from "../../platform/context";
+import { addClinicMember } from "../../test-support/signing";
 import { as, createTestApp, registerClinic, type SignedIn, signIn, type TestApp } from "../../test-support/test-app";
 import { deactivateStaff } from "./staff.service";
 
@@ -110,5 +111,38 @@ describe("staff", () => {
     await expect(deactivateStaff(t.deps.database.db, stale, second.userId)).rejects.toThrow(
       "The clinic's last active admin cannot be deactivated",
     );
+  });
+
+  it("an admin sees deactivated staff and reactivates one, who can sign in again with the old role", async () => {
+    const boss = await registerClinic(t.app, "Back From Leave Clinic");
+    const sono = await addClinicMember(t, boss.clinicId, "sonographer", { firstName: "Back", lastName: "FromLeave" });
+    await as(t.app, boss)({ method: "PATCH", url: `/api/staff/${sono.userId}/deactivate` });
+    const former = await as(t.app, boss)({ url: "/api/staff/deactivated" });
+    expect(former.statusCode).toBe(200);
+    expect((former.json() as { id: string }[]).map((m) => m.id)).toContain(sono.userId);
+    // Not in another clinic's list, and another clinic's admin cannot reactivate them.
+    expect(((await as(t.app, other)({ url: "/api/staff/deactivated" })).json() as unknown[]).length).toBe(0);
+    expect((await as(t.app, other)({ method: "PATCH", url: `/api/staff/${sono.userId}/reactivate` })).statusCode).toBe(
+      404,
+    );
+    // A sonographer may not reactivate anyone, nor see the list.
+    const colleague = await addClinicMember(t, boss.clinicId, "sonographer", { firstName: "Col", lastName: "League" });
+    expect((await as(t.app, colleague)({ url: "/api/staff/deactivated" })).statusCode).toBe(403);
+    expect(
+      (await as(t.app, colleague)({ method: "PATCH", url: `/api/staff/${sono.userId}/reactivate` })).statusCode,
+    ).toBe(403);
+
+    const res = await as(t.app, boss)({ method: "PATCH", url: `/api/staff/${sono.userId}/reactivate` });
+    expect(res.statusCode, res.body).toBe(204);
+    const again = await signIn(t.app, sono.email, sono.password);
+    const me = (await as(t.app, again)({ url: "/api/auth/user" })).json() as { role: string };
+    expect(me.role).toBe("sonographer");
+    const twice = await as(t.app, boss)({ method: "PATCH", url: `/api/staff/${sono.userId}/reactivate` });
+    expect(twice.statusCode).toBe(409);
+    const audit = await rowsOf<{ n: number }>(
+      t,
+      sql`select count(*)::int as n from audit_events where action = 'staff.reactivated' and entity_id = ${sono.userId}`,
+    );
+    expect(audit[0]!.n).toBe(1);
   });
 });

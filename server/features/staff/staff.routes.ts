@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { staffIdParam, staffList } from "../../../domain/contracts/staff";
 import type { AppDeps } from "../../app";
 import { clinicContext } from "../../platform/context";
-import { deactivateStaff, listStaff } from "./staff.service";
+import { deactivateStaff, listFormerStaff, listStaff, reactivateStaff } from "./staff.service";
 
 export const staffRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db } = deps.database;
@@ -13,6 +13,15 @@ export const staffRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => 
 
   app.patch("/api/staff/:id/deactivate", { schema: { params: staffIdParam } }, async (request, reply) => {
     await deactivateStaff(db, clinicContext(request), request.params.id);
+    return reply.status(204).send();
+  });
+
+  app.get("/api/staff/deactivated", { schema: { response: { 200: staffList } } }, async (request) =>
+    listFormerStaff(db, clinicContext(request)),
+  );
+
+  app.patch("/api/staff/:id/reactivate", { schema: { params: staffIdParam } }, async (request, reply) => {
+    await reactivateStaff(db, clinicContext(request), request.params.id);
     return reply.status(204).send();
   });
 };

@@ -8,6 +8,7 @@ import { type ReadingTemplate, usableForReading } from "../../ocr/templates/matc
 import type { FormLayout } from "../../ocr/templates/propose-zones";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
+import { zoneCorrectionNotices } from "../worksheets/reading-corrections.service";
 import { findWorksheetTemplate } from "./worksheet-templates.repository";
 
 /**
@@ -28,19 +29,24 @@ export async function analyzeBlankForm(image: { data: Buffer; rendered: boolean 
   }
 }
 
-const zonesOut = (id: number, layout: FormLayout | null): WorksheetZonesResponse => ({
+const zonesOut = (
+  id: number,
+  layout: FormLayout | null,
+  corrections: WorksheetZonesResponse["corrections"],
+): WorksheetZonesResponse => ({
   templateId: id,
   width: layout?.width ?? 0,
   height: layout?.height ?? 0,
   readable: layout ? usableForReading(layout) : false,
   zones: layout?.zones ?? [],
+  corrections,
 });
 
 export async function worksheetTemplateZones(db: Queryable, ctx: Ctx, id: number): Promise<WorksheetZonesResponse> {
   assertCan(ctx, "template:read");
   const row = await findWorksheetTemplate(db, ctx.clinicId, id);
   if (!row) throw notFound("Worksheet template");
-  return zonesOut(row.id, row.readingLayout);
+  return zonesOut(row.id, row.readingLayout, await zoneCorrectionNotices(db, ctx.clinicId, row.id, row.readingLayout));
 }
 
 /** Saves an admin's zones (moved, resized, assigned, removed or added) for the form's next readings. */
@@ -64,7 +70,12 @@ export async function saveWorksheetTemplateZones(db: Db, ctx: Ctx, id: number, z
     const fields = zones.flatMap((z) => (z.kind === "field" ? [z.field] : []));
     const repeated = fields.find((f, i) => fields.indexOf(f) !== i);
     if (repeated) throw new AppError("VALIDATION_FAILED", `Two zones read the same field (${repeated})`, "zones");
-    const next: FormLayout = { ...layout, zones };
+    const next: FormLayout = {
+      ...layout,
+      zones,
+      editedZoneIds: editedZoneIds(layout, zones),
+      zonesSavedAt: new Date().toISOString(),
+    };
     await tx
       .update(worksheetTemplates)
       .set({ readingLayout: next, updatedAt: new Date() })
@@ -79,8 +90,18 @@ export async function saveWorksheetTemplateZones(db: Db, ctx: Ctx, id: number, z
       ip: ctx.ip,
       requestId: ctx.requestId,
     });
-    return zonesOut(id, next);
+    return zonesOut(id, next, []);
   });
+}
+
+/**
+ * The zones an admin has touched: added, moved, resized or reassigned now, or before and still there. Their
+ * reading keeps priority over the general reader's (read-by-template.ts).
+ */
+export function editedZoneIds(before: FormLayout, zones: WorksheetZone[]): string[] {
+  const was = new Map(before.zones.map((z) => [z.id, JSON.stringify(z)]));
+  const already = new Set(before.editedZoneIds ?? []);
+  return zones.filter((z) => already.has(z.id) || was.get(z.id) !== JSON.stringify(z)).map((z) => z.id);
 }
 
 /** The clinic's forms a filled sheet may be read by. */

@@ -7,6 +7,7 @@ import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
 import type { MultipartForm } from "../../platform/uploads";
 import { readClinicFile, saveFile } from "../files/files.service";
+import { zonesToCheckOf } from "../worksheets/reading-corrections.service";
 import { analyzeBlankForm } from "./form-zones.service";
 import { decodedImageSize } from "./image-check";
 import {
@@ -21,7 +22,13 @@ export const worksheetTemplateImageUrl = (id: number) => `/api/worksheet-templat
 
 export async function listWorksheetTemplatesFor(db: Db, ctx: Ctx) {
   assertCan(ctx, "template:read");
-  return listWorksheetTemplates(db, ctx.clinicId);
+  const rows = await listWorksheetTemplates(db, ctx.clinicId);
+  const toCheck = await zonesToCheckOf(
+    db,
+    ctx.clinicId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, zonesToCheck: toCheck.get(r.id) ?? 0 }));
 }
 
 type Category = (typeof worksheetCategories)[number];

@@ -15,6 +15,7 @@ import type { FileStore } from "../../platform/file-store";
 import type { Upload } from "../../platform/uploads";
 import { readClinicFile, saveFile } from "../files/files.service";
 import { readingTemplatesOf } from "../templates/form-zones.service";
+import { activeAliasesOf } from "./reading-corrections.service";
 import {
   claimForOcr,
   failAllProcessing,
@@ -206,7 +207,9 @@ export async function runWorksheetOcr(
     const file = await readClinicFile(deps.db, deps.store, ctx.clinicId, claimed.fileId);
     if (!file) throw new Error("the worksheet's file is missing from the store");
     const templates = await readingTemplatesOf(deps.db, ctx.clinicId);
-    result = await recognizeWorksheet(await loadWorksheetPages(file.data), { now: options.now, templates });
+    // The clinic's own label wordings, learnt from its clinicians' corrections (reading-corrections.service.ts).
+    const aliases = await activeAliasesOf(deps.db, ctx.clinicId);
+    result = await recognizeWorksheet(await loadWorksheetPages(file.data), { now: options.now, templates, aliases });
   } catch (error) {
     options.log?.(error);
     const reason = failureReason(error);

@@ -1,14 +1,23 @@
 import type { Box, OcrFieldName } from "../../../domain/contracts/ocr";
 import type { CellZone, FieldZone, WorksheetZone } from "../../../domain/contracts/worksheet-zones";
+import { fieldOfLabel } from "../field-labels";
 import { columnFromHeader, siteFromLabel, squash } from "../worksheet-vocabulary";
 import type { FormRules, Rule } from "./form-rules";
-import { fieldOfLabel } from "./header-labels";
 
 /** A printed text on the form: what was read and where (page pixels). */
 export type FormText = { text: string; box: Box };
 /** A printed text that helps find the form on a photo of a filled sheet: squashed text and its centre. */
 export type FormAnchor = { text: string; x: number; y: number };
-export type FormLayout = { width: number; height: number; anchors: FormAnchor[]; zones: WorksheetZone[] };
+export type FormLayout = {
+  width: number;
+  height: number;
+  anchors: FormAnchor[];
+  zones: WorksheetZone[];
+  /** Zones an admin added or changed on the Templates screen (the others are as proposed): they keep priority. */
+  editedZoneIds?: string[];
+  /** When an admin last saved the zones (ISO): corrections before it no longer count against a zone. */
+  zonesSavedAt?: string;
+};
 
 /** Anchors shorter than this (squashed) are too common to identify a place ("l", "dr"). */
 const MIN_ANCHOR_LENGTH = 3;

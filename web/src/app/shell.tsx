@@ -1,14 +1,18 @@
-import { FileText, LayoutTemplate, LogOut, PenTool, Shield, Stethoscope, Upload } from "lucide-react";
+import { FileText, Inbox, LayoutTemplate, LogOut, PenTool, Shield, Stethoscope, Timer, Upload } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import type { CurrentUser } from "../../../domain/contracts/auth";
+import { can } from "../../../domain/permissions";
 import { ProfileMenu } from "../features/auth/profile-menu";
 import { displayName } from "../features/auth/use-auth";
 import { cn } from "../lib/cn";
+import { forgetAllEdits } from "../lib/local-drafts";
 import { BrandMark } from "./brand-mark";
 
 /** Sign-out is a POST (a cross-site link cannot sign anyone out); then the start page, signed out. */
 async function signOut(): Promise<void> {
+  // Unsaved edits kept in this browser hold patient data: none stays behind a sign-out.
+  forgetAllEdits();
   try {
     await fetch("/api/logout", { method: "POST", credentials: "include", redirect: "manual" });
   } finally {
@@ -16,16 +20,36 @@ async function signOut(): Promise<void> {
   }
 }
 
-const tabs = [
-  { path: "/", label: "Upload", icon: Upload },
-  { path: "/draw", label: "Draw", icon: PenTool },
-  { path: "/templates", label: "Templates", icon: LayoutTemplate },
-  { path: "/reports", label: "Reports", icon: FileText },
-  { path: "/physicians", label: "Clinic", icon: Stethoscope },
-];
+type Tab = { path: string; label: string; icon: typeof Upload };
+
+/**
+ * The tabs a role uses. A physician's home is "Awaiting my signature" (they neither upload nor draw); an admin
+ * also sees every queue and the turnaround dashboard.
+ */
+function tabsFor(role: string): Tab[] {
+  if (role === "physician") {
+    return [
+      { path: "/", label: "To sign", icon: Inbox },
+      { path: "/reports", label: "Reports", icon: FileText },
+      { path: "/turnaround", label: "Turnaround", icon: Timer },
+      { path: "/templates", label: "Templates", icon: LayoutTemplate },
+      { path: "/physicians", label: "Clinic", icon: Stethoscope },
+    ];
+  }
+  return [
+    { path: "/", label: "Upload", icon: Upload },
+    { path: "/draw", label: "Draw", icon: PenTool },
+    { path: "/templates", label: "Templates", icon: LayoutTemplate },
+    { path: "/reports", label: "Reports", icon: FileText },
+    ...(can(role, "report:sign-off") ? [{ path: "/sign-off", label: "To sign", icon: Inbox }] : []),
+    ...(can(role, "report:turnaround") ? [{ path: "/turnaround", label: "Turnaround", icon: Timer }] : []),
+    { path: "/physicians", label: "Clinic", icon: Stethoscope },
+  ];
+}
 
 export function Shell({ user, children }: { user: CurrentUser; children: ReactNode }) {
   const [location] = useLocation();
+  const tabs = tabsFor(user.role);
   const visibleTabs = user.isPlatformAdmin ? [...tabs, { path: "/admin", label: "Admin Panel", icon: Shield }] : tabs;
   return (
     <div className="min-h-screen">
@@ -37,10 +61,15 @@ export function Shell({ user, children }: { user: CurrentUser; children: ReactNo
       </a>
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
-          <Link href="/" className="flex items-center gap-2 font-semibold text-slate-900">
+          <Link href="/" className="flex min-w-0 items-center gap-2 font-semibold text-slate-900">
             <BrandMark />
             <span>Sonoscribe</span>
-            <span className="hidden text-sm font-normal text-slate-600 sm:inline">{user.clinicName ?? ""}</span>
+            <span
+              className="hidden max-w-64 truncate text-sm font-normal text-slate-600 sm:inline"
+              title={user.clinicName ?? undefined}
+            >
+              {user.clinicName ?? ""}
+            </span>
           </Link>
           <nav aria-label="Main" className="order-3 -mx-1 flex w-full gap-1 overflow-x-auto lg:order-none lg:w-auto">
             {visibleTabs.map((tab) => {
@@ -61,16 +90,16 @@ export function Shell({ user, children }: { user: CurrentUser; children: ReactNo
               );
             })}
           </nav>
-          <div className="ml-auto flex items-center gap-3">
-            <div className="text-right leading-tight">
-              <div className="text-sm font-medium text-slate-900">{displayName(user)}</div>
-              <div className="text-xs text-slate-600">{user.email}</div>
+          <div className="ml-auto flex min-w-0 items-center gap-3">
+            <div className="min-w-0 text-right leading-tight">
+              <div className="truncate text-sm font-medium text-slate-900">{displayName(user)}</div>
+              <div className="truncate text-xs text-slate-600">{user.email}</div>
             </div>
             <ProfileMenu user={user} />
             <button
               type="button"
               onClick={() => void signOut()}
-              className="inline-flex h-9 items-center gap-1.5 rounded-md border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-100"
+              className="inline-flex h-9 items-center gap-1.5 whitespace-nowrap rounded-md border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-100"
             >
               <LogOut className="h-4 w-4" aria-hidden />
               Log out

@@ -30,7 +30,7 @@ export function Button({ className, variant = "default", size = "default", asChi
     <Component
       type={asChild ? undefined : (type ?? "button")}
       className={cn(
-        "inline-flex items-center justify-center gap-2 rounded-md text-sm font-medium transition-colors disabled:pointer-events-none disabled:opacity-50",
+        "inline-flex items-center justify-center gap-2 rounded-md text-sm [overflow-wrap:normal] font-medium transition-colors disabled:pointer-events-none disabled:opacity-50",
         variants[variant],
         sizes[size],
         className,

@@ -2,13 +2,15 @@ import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, DollarSign, TrendingUp } from "lucide-react";
 import type { CostProjection } from "../../../../domain/contracts/admin";
 import { Card, CardContent, CardHeader, CardTitle, Spinner } from "../../components/ui/card";
+import { errorMessage } from "../../lib/api";
 import { formatDollars } from "./format";
 import { StatCard } from "./stat-card";
 
 export function CostProjectionTab() {
   const { data, isLoading, error } = useQuery<CostProjection>({ queryKey: ["/api/admin/cost-projection"] });
   if (isLoading) return <Spinner label="Loading cost projection..." />;
-  if (error || !data) return <p className="text-red-700">The cost projection could not be loaded.</p>;
+  if (error || !data)
+    return <p className="text-red-700">{errorMessage(error, "The cost projection could not be loaded.")}</p>;
   const rows = [
     { label: "Database", value: data.databaseCost, unit: `$${data.unitPrices.dbPerGbMonth} per GB-month` },
     { label: "File storage", value: data.storageCost, unit: `$${data.unitPrices.storagePerGbMonth} per GB-month` },

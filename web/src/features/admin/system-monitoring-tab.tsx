@@ -2,13 +2,15 @@ import { useQuery } from "@tanstack/react-query";
 import { Activity, Database, FileText, Users } from "lucide-react";
 import type { SystemStats } from "../../../../domain/contracts/admin";
 import { Badge, Card, CardContent, CardHeader, CardTitle, Spinner } from "../../components/ui/card";
+import { errorMessage } from "../../lib/api";
 import { formatBytes } from "./format";
 import { StatCard } from "./stat-card";
 
 export function SystemMonitoringTab() {
   const { data, isLoading, error } = useQuery<SystemStats>({ queryKey: ["/api/admin/system-stats"] });
   if (isLoading) return <Spinner label="Loading system statistics..." />;
-  if (error || !data) return <p className="text-red-700">System statistics could not be loaded.</p>;
+  if (error || !data)
+    return <p className="text-red-700">{errorMessage(error, "System statistics could not be loaded.")}</p>;
   const growth =
     data.growthBasisDays > 0
       ? `${data.monthlyGrowth >= 0 ? "+" : ""}${data.monthlyGrowth}% per month (over ${data.growthBasisDays} days)`

@@ -5,12 +5,15 @@ import { useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { type ClinicRecord, clinicUpdate, criteriaSets } from "../../../../domain/contracts/clinic";
+import { criticalRuleIds, criticalRuleNames } from "../../../../domain/report-engine/critical-results";
+import { MAX_TURNAROUND_TARGET_DAYS } from "../../../../domain/turnaround";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle, Spinner } from "../../components/ui/card";
 import { Checkbox, FieldError, Input, Label, Select, Textarea } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
 import { ApiError, apiJson, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
+import { DeliveryDestinationsCard } from "./delivery-destinations-card";
 import { imageFileProblem, uploadImage } from "./upload-image";
 
 type FormInput = z.input<typeof clinicUpdate>;
@@ -36,6 +39,7 @@ export function ClinicSettingsTab({ canManage }: { canManage: boolean }) {
     <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
       <ClinicInformationCard key={clinic.updatedAt} clinic={clinic} canManage={canManage} />
       <ClinicLogoCard clinic={clinic} canManage={canManage} />
+      {canManage ? <DeliveryDestinationsCard /> : null}
     </div>
   );
 }
@@ -55,7 +59,10 @@ function ClinicInformationCard({ clinic, canManage }: { clinic: ClinicRecord; ca
       zipCode: clinic.zipCode ?? "",
       website: clinic.website ?? "",
       carotidCriteriaSet: clinic.carotidCriteriaSet,
+      reportSpelling: clinic.reportSpelling,
       allowSignOnBehalf: clinic.allowSignOnBehalf,
+      turnaroundTargetDays: clinic.turnaroundTargetDays,
+      criticalRules: clinic.criticalRules,
     },
   });
   const { errors } = form.formState;
@@ -143,6 +150,21 @@ function ClinicInformationCard({ clinic, canManage }: { clinic: ClinicRecord; ca
               Source: {chosenSet?.source ?? "not chosen"}
             </p>
           </div>
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={`${ids}-spelling`}>Report spelling</Label>
+            <Select
+              id={`${ids}-spelling`}
+              disabled={!canManage}
+              aria-describedby={`${ids}-spelling-note`}
+              {...form.register("reportSpelling")}
+            >
+              <option value="en-US">American English (caliber, hyperemia)</option>
+              <option value="en-GB">British English (calibre, hyperaemia)</option>
+            </Select>
+            <p id={`${ids}-spelling-note`} className="text-xs text-slate-700">
+              Drafts are written in this spelling from the next one on.
+            </p>
+          </div>
           <div className="grid gap-1">
             <div className="flex items-center gap-2">
               <Checkbox
@@ -159,6 +181,44 @@ function ClinicInformationCard({ clinic, canManage }: { clinic: ClinicRecord; ca
               (physician)".
             </p>
           </div>
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={`${ids}-turnaround`}>Turnaround target (working days after the exam)</Label>
+            <Input
+              id={`${ids}-turnaround`}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={MAX_TURNAROUND_TARGET_DAYS}
+              step={1}
+              readOnly={!canManage}
+              className="w-32"
+              aria-invalid={Boolean(errors.turnaroundTargetDays)}
+              aria-describedby={`${ids}-turnaround-note${errors.turnaroundTargetDays ? ` ${ids}-turnaround-error` : ""}`}
+              {...form.register("turnaroundTargetDays", { valueAsNumber: true })}
+            />
+            <FieldError id={`${ids}-turnaround-error`}>{errors.turnaroundTargetDays?.message}</FieldError>
+            <p id={`${ids}-turnaround-note`} className="text-xs text-slate-700">
+              Reports should be signed within this many working days (Monday to Friday) after the exam; drafts past it
+              are marked overdue in the sign-off worklist and counted on the Turnaround screen.
+            </p>
+          </div>
+          <fieldset className="grid gap-1" aria-describedby={`${ids}-critical-note`}>
+            <legend className="text-sm font-medium text-slate-900">Critical results that need a call</legend>
+            <p id={`${ids}-critical-note`} className="text-xs text-slate-700">
+              A report with a result under a rule that is on cannot be signed until its communication to the referring
+              clinician is recorded. All are on by default.
+            </p>
+            {criticalRuleIds.map((rule) => (
+              <div key={rule} className="flex items-center gap-2">
+                <Checkbox
+                  id={`${ids}-critical-${rule}`}
+                  disabled={!canManage}
+                  {...form.register(`criticalRules.${rule}`)}
+                />
+                <Label htmlFor={`${ids}-critical-${rule}`}>{criticalRuleNames[rule]}</Label>
+              </div>
+            ))}
+          </fieldset>
           {canManage ? (
             <div className="flex justify-end">
               <Button type="submit" disabled={save.isPending}>

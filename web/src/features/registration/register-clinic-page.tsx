@@ -1,8 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
-import { CheckCircle2 } from "lucide-react";
+import { MailCheck } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { z } from "zod";
-import { registerClinicRequest } from "../../../../domain/contracts/auth";
+import { type RegistrationAccepted, registerClinicRequest } from "../../../../domain/contracts/auth";
 import { BrandMark } from "../../app/brand-mark";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
@@ -78,17 +78,15 @@ const adminFields: typeof fields = [
 export function RegisterClinicPage() {
   const [values, setValues] = useState<Values>(empty);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [done, setDone] = useState(false);
+  const [done, setDone] = useState<RegistrationAccepted | null>(null);
 
+  // The answer is the same whether or not the address has an account (decision 018): the mail says which.
   const register = useMutation({
-    mutationFn: (body: z.infer<typeof registerClinicRequest>) => apiJson("POST", "/api/clinics/register", body),
-    onSuccess: () => {
-      toast({
-        title: "Registration Successful",
-        description: "Your clinic has been registered successfully. You can now log in to access your dashboard.",
-        variant: "success",
-      });
-      setDone(true);
+    mutationFn: (body: z.infer<typeof registerClinicRequest>) =>
+      apiJson<RegistrationAccepted>("POST", "/api/clinics/register", body),
+    onSuccess: (accepted) => {
+      toast({ title: "Check your e-mail", description: accepted.message, variant: "success" });
+      setDone(accepted);
     },
     onError: (error) => {
       const message = errorMessage(error, "Failed to register clinic. Please try again.");
@@ -162,16 +160,23 @@ export function RegisterClinicPage() {
         {done ? (
           <Card>
             <CardContent className="flex flex-col items-center gap-4 p-8 text-center">
-              <CheckCircle2 className="h-12 w-12 text-green-700" aria-hidden />
-              <h1 className="text-2xl font-semibold text-slate-900">Registration Complete!</h1>
+              <MailCheck className="h-12 w-12 text-brand-700" aria-hidden />
+              <h1 className="text-2xl font-semibold text-slate-900">Check your e-mail</h1>
               <p className="max-w-md text-slate-700">
-                Your clinic has been registered. Log in with {values.email.trim().toLowerCase()} and the password you
-                chose, then invite your staff from the Clinic tab.
+                We sent a message to <strong>{done.email}</strong>. Open the link in it to finish registering: it asks
+                for the password you just chose, works once, and expires on {new Date(done.expiresAt).toLocaleString()}.
+                Nothing is created until then.
               </p>
+              <p className="max-w-md text-slate-700">
+                If this address already has an account, the message says so and how to sign in instead.
+              </p>
+              {done.delivery === "outbox" ? (
+                <p className="max-w-md rounded-md border border-amber-300 bg-amber-50 p-3 text-left text-sm text-slate-800">
+                  This server does not send e-mail yet. Its operator finds the message in the <code>outbox</code> folder
+                  of the server's data directory (the server console names the file) and passes the link on.
+                </p>
+              ) : null}
               <div className="flex flex-wrap justify-center gap-3">
-                <Button asChild>
-                  <a href="/api/login">Log In to Dashboard</a>
-                </Button>
                 <Button asChild variant="outline">
                   <a href="/">Back to Home</a>
                 </Button>

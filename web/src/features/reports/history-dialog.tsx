@@ -7,6 +7,7 @@ import { Label, Select } from "../../components/ui/input";
 import { apiJson, errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { formatDateTime, REPORTS_KEY } from "./report-api";
+import { ReportDeliveries } from "./report-deliveries";
 
 const kindLabels: Record<VersionKind, string> = {
   generated: "Generated",
@@ -145,6 +146,7 @@ export function HistoryDialog({
                 {reportId !== null && from > 0 && to > 0 ? <DiffView reportId={reportId} from={from} to={to} /> : null}
               </section>
             ) : null}
+            {reportId !== null ? <ReportDeliveries reportId={reportId} /> : null}
           </div>
         )}
       </DialogContent>

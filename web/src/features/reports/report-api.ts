@@ -18,11 +18,13 @@ export const REPORTS_KEY = "/api/reports";
 export const refreshReports = () => queryClient.invalidateQueries({ queryKey: [REPORTS_KEY] });
 
 /** One page of the filtered list; the Reports grid and the editor's Previous/Next share this cache entry. */
-export function reportPageQuery(search: string, page: number) {
-  const params = new URLSearchParams({ page: String(page), pageSize: String(REPORTS_PAGE_SIZE) });
-  if (search) params.set("search", search);
+/** One page of a list; `listQuery` is the list's search words and filters as a query string (listQueryOf). */
+export function reportPageQuery(listQuery: string, page: number) {
+  const params = new URLSearchParams(listQuery);
+  params.set("page", String(page));
+  params.set("pageSize", String(REPORTS_PAGE_SIZE));
   return queryOptions({
-    queryKey: [REPORTS_KEY, { search, page, pageSize: REPORTS_PAGE_SIZE }],
+    queryKey: [REPORTS_KEY, { list: listQuery, page, pageSize: REPORTS_PAGE_SIZE }],
     queryFn: () => apiJson<ReportList>("GET", `/api/reports?${params}`),
   });
 }

@@ -1,4 +1,4 @@
-import { FileDown, FileText, History, Pencil, PenLine, Trash2 } from "lucide-react";
+import { FileDown, FileText, History, Pencil, PenLine, Siren, Trash2 } from "lucide-react";
 import { useId } from "react";
 import { isDeletable, type Report } from "../../../../domain/contracts/reports";
 import { Button } from "../../components/ui/button";
@@ -27,7 +27,16 @@ function Row({ label, value }: { label: string; value: string }) {
 }
 
 /** One report in the Reports grid: the spec's fields and actions. */
-export function ReportCard({ report, actions }: { report: Report; actions: CardActions }) {
+export function ReportCard({
+  report,
+  actions,
+  hasKeptEdits = false,
+}: {
+  report: Report;
+  actions: CardActions;
+  /** Unsaved edits of this report are kept in this browser (an earlier session ended before Save). */
+  hasKeptEdits?: boolean;
+}) {
   const id = useId();
   return (
     <Card className="flex flex-col gap-4 p-4">
@@ -35,6 +44,9 @@ export function ReportCard({ report, actions }: { report: Report; actions: CardA
         <div className="min-w-0">
           <h2 className="truncate text-base font-semibold text-slate-900">{report.patientName || "Unnamed patient"}</h2>
           <p className="text-sm text-slate-700">#{report.id}</p>
+          {hasKeptEdits ? (
+            <p className="mt-1 text-sm font-medium text-amber-800">Unsaved edits kept: open Edit to continue</p>
+          ) : null}
         </div>
         {report.isFinalized ? (
           <Badge tone="green">Finalized</Badge>
@@ -51,6 +63,12 @@ export function ReportCard({ report, actions }: { report: Report; actions: CardA
         {report.finalizedAt ? <Row label="Signed" value={formatDate(report.finalizedAt)} /> : null}
         {report.amendedAt ? <Row label="Amended" value={formatDate(report.amendedAt)} /> : null}
       </dl>
+      {report.criticalUncommunicated ? (
+        <p className="flex items-center gap-2 rounded border border-red-300 bg-red-50 px-2 py-1 text-sm text-red-900">
+          <Siren className="h-4 w-4 shrink-0" aria-hidden />
+          <span className="font-medium">Critical result, not communicated</span>
+        </p>
+      ) : null}
       <div className="mt-auto grid gap-3 border-t border-slate-200 pt-3">
         {report.isFinalized ? null : (
           <div className="flex items-center gap-2">

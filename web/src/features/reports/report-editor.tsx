@@ -7,12 +7,15 @@ import { Spinner } from "../../components/ui/card";
 import { ConfirmDialog, overlay } from "../../components/ui/dialog";
 import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
+import { useAuth } from "../auth/use-auth";
 import { AmendDialog } from "./amend-dialog";
+import { CriticalResultsBanner } from "./critical-results";
 import { EditorHeader } from "./editor-header";
 import { fieldsOf, REPORTS_KEY, useReportMutations } from "./report-api";
 import { EditorForm } from "./report-editor-form";
 import { DEFAULT_TEMPLATE_NAME, templateName, useTemplates } from "./report-exports";
-import { type EditorTarget, useEditorNavigation } from "./report-navigation";
+import { type EditorNavigation, type EditorTarget, useEditorNavigation } from "./report-navigation";
+import { RestoredEditsNotice } from "./restored-edits-notice";
 import { SignDialog } from "./sign-dialog";
 import { SonographerImpression } from "./sonographer-impression";
 import { UnsavedChangesDialog } from "./unsaved-changes-dialog";
@@ -44,6 +47,26 @@ export function ReportEditor({
   onMove: (target: EditorTarget) => void;
   onClose: () => void;
 }) {
+  const nav = useEditorNavigation(target, onMove, onClose);
+  return <ReportEditorDialog reportId={target.reportId} nav={nav} onClose={onClose} />;
+}
+
+/**
+ * The editor over any list: the report, its worksheet, the fields, and Previous/Next as `nav` says. onSigned
+ * runs after the signing dialog signed the report (the sign-off worklist then goes to the next draft).
+ */
+export function ReportEditorDialog({
+  reportId,
+  nav,
+  onClose,
+  onSigned,
+}: {
+  reportId: number;
+  nav: EditorNavigation;
+  onClose: () => void;
+  onSigned?: (report: Report) => void;
+}) {
+  const target = { reportId, position: nav.position };
   const report = useQuery<Report>({ queryKey: [REPORTS_KEY, target.reportId] });
   const templates = useTemplates();
   const [mode, exitFullscreen] = useFullscreen();
@@ -52,9 +75,10 @@ export function ReportEditor({
   const [signing, setSigning] = useState<{ report: Report; datesAcknowledged: boolean } | null>(null);
   const { update, remove } = useReportMutations();
   const data = report.data;
-  const { draft, dirty, change, discard } = useReportDraft(data, templates.data);
+  const { user } = useAuth();
+  const { draft, dirty, restoredAt, change, discard } = useReportDraft(data, templates.data, user?.id);
+  const hasCritical = Boolean(data && (data.criticalResults.length > 0 || data.criticalCommunications.length > 0));
   const unsaved = useUnsavedGuard(dirty);
-  const nav = useEditorNavigation(target, onMove, onClose);
 
   const save = (then?: () => void) => {
     if (!data || !draft) return;
@@ -116,33 +140,42 @@ export function ReportEditor({
           ) : report.isError || !data || !draft ? (
             <p className="p-6 text-sm text-red-700">{errorMessage(report.error, "Failed to load the report")}</p>
           ) : (
-            <div
-              className={cn(
-                "grid min-h-0 flex-1 gap-4 overflow-y-auto p-4",
-                mode === "fullscreen" && "lg:grid-cols-2 lg:overflow-hidden",
-              )}
-            >
+            <>
+              {restoredAt ? <RestoredEditsNotice restoredAt={restoredAt} onDiscard={discard} /> : null}
               <div
-                className={cn("grid min-h-0 content-start gap-3", mode === "fullscreen" && "lg:grid-rows-[1fr_auto]")}
+                className={cn(
+                  "grid min-h-0 flex-1 gap-4 overflow-y-auto p-4",
+                  mode === "fullscreen" && "lg:grid-cols-2 lg:overflow-hidden",
+                  mode === "fullscreen" && hasCritical && "lg:grid-rows-[auto_1fr]",
+                )}
               >
-                <div className={cn("min-h-64", mode === "fullscreen" ? "lg:min-h-0" : "h-72")}>
-                  <WorksheetPane report={data} />
+                {hasCritical ? (
+                  <div className={cn(mode === "fullscreen" && "lg:col-span-2")}>
+                    <CriticalResultsBanner report={data} />
+                  </div>
+                ) : null}
+                <div
+                  className={cn("grid min-h-0 content-start gap-3", mode === "fullscreen" && "lg:grid-rows-[1fr_auto]")}
+                >
+                  <div className={cn("min-h-64", mode === "fullscreen" ? "lg:min-h-0" : "h-72")}>
+                    <WorksheetPane report={data} />
+                  </div>
+                  <SonographerImpression comments={data.sonographerComments ?? ""} />
                 </div>
-                <SonographerImpression comments={data.sonographerComments ?? ""} />
+                <EditorForm
+                  key={`${data.id}:${data.updatedAt}`}
+                  report={data}
+                  draft={draft}
+                  onChange={change}
+                  templates={templates.data}
+                  scrollable={mode === "fullscreen"}
+                  saving={update.isPending}
+                  onSave={() => save()}
+                  onClose={() => unsaved.guard(onClose)}
+                  onAmend={() => setAmending(true)}
+                />
               </div>
-              <EditorForm
-                key={`${data.id}:${data.updatedAt}`}
-                report={data}
-                draft={draft}
-                onChange={change}
-                templates={templates.data}
-                scrollable={mode === "fullscreen"}
-                saving={update.isPending}
-                onSave={() => save()}
-                onClose={() => unsaved.guard(onClose)}
-                onAmend={() => setAmending(true)}
-              />
-            </div>
+            </>
           )}
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>
@@ -160,6 +193,7 @@ export function ReportEditor({
           datesAcknowledged={signing.datesAcknowledged}
           open
           onOpenChange={(open) => (open ? null : setSigning(null))}
+          onSigned={onSigned}
         />
       ) : null}
       <UnsavedChangesDialog

@@ -52,5 +52,6 @@ export function printReport(report: Report | null, templates: ReportTemplate[] |
     physician: report.physician,
     signedBy: report.finalizedByName,
     amendedBy: report.amendedByName,
+    critical: { results: report.criticalResults, communications: report.criticalCommunications },
   });
 }

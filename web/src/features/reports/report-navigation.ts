@@ -6,7 +6,25 @@ import { errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { REPORTS_KEY, reportPageQuery } from "./report-api";
 
-/** Where the editor stands: a position (0-based) in the filtered list, and the report shown there. */
+/**
+ * Previous/Next of the editor over some list (the Reports list, or a sign-off queue): where it stands, how
+ * many there are, and the moves. afterDelete also serves after a signature takes the report out of a queue.
+ */
+export type EditorNavigation = {
+  position: number;
+  total: number | null;
+  moving: boolean;
+  hasPrevious: boolean;
+  hasNext: boolean;
+  previous: () => Promise<void> | void;
+  next: () => Promise<void> | void;
+  afterDelete: () => Promise<void> | void;
+};
+
+/**
+ * Where the editor stands: a position (0-based) in the filtered list, and the report shown there. `search`
+ * is the list's query string (search words and filters, see listQueryOf), so Next follows the same list.
+ */
 export type EditorTarget = { search: string; position: number; reportId: number };
 
 export const pageOfPosition = (position: number) => Math.floor(position / REPORTS_PAGE_SIZE) + 1;
@@ -46,7 +64,11 @@ async function reportAt(search: string, position: number): Promise<{ position: n
  * crossing a page boundary fetches the neighbouring page. The report id is kept apart from the position so
  * that a refreshed list (after a save) never swaps the report under the clinician's eyes.
  */
-export function useEditorNavigation(target: EditorTarget, onMove: (target: EditorTarget) => void, onEmpty: () => void) {
+export function useEditorNavigation(
+  target: EditorTarget,
+  onMove: (target: EditorTarget) => void,
+  onEmpty: () => void,
+): EditorNavigation {
   const { search, position } = target;
   const page = useQuery(reportPageQuery(search, pageOfPosition(position)));
   const total = page.data?.total ?? null;
@@ -79,6 +101,7 @@ export function useEditorNavigation(target: EditorTarget, onMove: (target: Edito
   };
 
   return {
+    position,
     total,
     moving,
     hasPrevious: position > 0,

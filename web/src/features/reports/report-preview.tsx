@@ -4,13 +4,17 @@ import type { Report } from "../../../../domain/contracts/reports";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle, EmptyState } from "../../components/ui/card";
 import { Checkbox, Label } from "../../components/ui/input";
+import { useKeptEdits } from "../../lib/use-kept-edits";
+import { useAuth } from "../auth/use-auth";
 import { AmendDialog } from "./amend-dialog";
+import { CriticalResultsBanner } from "./critical-results";
 import { fieldsOf, formOf, isFormChanged, type ReportForm, useReportMutations } from "./report-api";
 import { ReportDocument } from "./report-document";
 import { exportDocx, exportPdf, printReport, useClinicInfo, useTemplates } from "./report-exports";
 import { ReportFields } from "./report-fields";
 import { SignDialog } from "./sign-dialog";
 import { UnsavedChangesDialog } from "./unsaved-changes-dialog";
+import { keptReportName } from "./use-report-draft";
 import { useUnsavedGuard } from "./use-unsaved-guard";
 
 /** The engine's warnings stay beside the preview until the clinician dismisses them. */
@@ -50,11 +54,17 @@ export function ReportPreview({ report: value, onChange }: { report: unknown; on
   // Edits belong to one report: a new report (new upload or generation) shows no stale edit form.
   const [editing, setEditing] = useState<{ id: number; form: ReportForm } | null>(null);
   const form = report && editing?.id === report.id ? editing.form : null;
-  const setForm = (next: ReportForm | null) => setEditing(report && next ? { id: report.id, form: next } : null);
+  // Kept encrypted in the browser as typed, under the same name as the editor's, which offers them back.
+  const { user } = useAuth();
+  const kept = useKeptEdits<{ form: ReportForm }>(user?.id, keptReportName(report), report?.updatedAt ?? null);
+  const setForm = (next: ReportForm | null) => {
+    setEditing(report && next ? { id: report.id, form: next } : null);
+    kept.keep(next ? { form: next } : null);
+  };
   const [amending, setAmending] = useState(false);
   const { update } = useReportMutations((saved) => {
     onChange(saved);
-    setEditing(null);
+    setForm(null);
   });
   const [signing, setSigning] = useState(false);
   const dirty = Boolean(report && form && isFormChanged(form, report));
@@ -93,6 +103,7 @@ export function ReportPreview({ report: value, onChange }: { report: unknown; on
           </EmptyState>
         ) : (
           <>
+            <CriticalResultsBanner report={report} />
             <EngineWarnings report={report} />
             <div className="flex flex-wrap items-center justify-between gap-3">
               <div className="flex items-center gap-2">

@@ -1,11 +1,14 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { FileText, Search } from "lucide-react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
+import { useLocation, useSearch } from "wouter";
 import { REPORTS_PAGE_SIZE, type Report } from "../../../../domain/contracts/reports";
 import { EmptyState, Spinner } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/dialog";
 import { Input, Label } from "../../components/ui/input";
 import { errorMessage } from "../../lib/api";
+import { keptEditNames } from "../../lib/local-drafts";
+import { useAuth } from "../auth/use-auth";
 import { AmendDialog } from "./amend-dialog";
 import { HistoryDialog } from "./history-dialog";
 import { Pagination } from "./pagination";
@@ -13,8 +16,11 @@ import { reportPageQuery, useReportMutations } from "./report-api";
 import { ReportCard } from "./report-card";
 import { DELETE_CONFIRMATION, ReportEditor } from "./report-editor";
 import { exportDocx, printReport, useClinicInfo, useTemplates } from "./report-exports";
+import { ReportFilters } from "./report-filters";
+import { listQueryOf, queryOfView, type ReportListView, viewFromQuery } from "./report-list-view";
 import { type EditorTarget, pageOfPosition } from "./report-navigation";
 import { SignDialog } from "./sign-dialog";
+import { keptReportName } from "./use-report-draft";
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -30,12 +36,30 @@ function useDebounced<T>(value: T, ms: number): T {
 /** The Reports screen: server-side search, 12 per page, and every report action (spec part 1, section 2). */
 export function ReportsPage() {
   const id = useId();
-  const [searchText, setSearchText] = useState("");
-  const search = useDebounced(searchText.trim(), SEARCH_DEBOUNCE_MS);
-  // The page belongs to one search: a new search starts at its first page.
-  const [paging, setPaging] = useState({ search: "", page: 1 });
-  const page = paging.search === search ? paging.page : 1;
-  const setPage = (next: number) => setPaging({ search, page: next });
+  // The list shown lives in the address bar: shareable, and Back returns to the previous filters or page.
+  const [, navigate] = useLocation();
+  const view = viewFromQuery(useSearch());
+  const showView = (next: ReportListView, replace = false) => navigate(`/reports${queryOfView(next)}`, { replace });
+  const { page } = view;
+  const setPage = (next: number) => showView({ ...view, page: next });
+  const search = listQueryOf(view);
+  const [searchText, setSearchText] = useState(view.search);
+  const typed = useDebounced(searchText.trim(), SEARCH_DEBOUNCE_MS);
+  // Typing replaces the entry (no Back step per letter) and starts at page 1; a search changed by Back or a
+  // link shows in the box, but the box's own write-back must not overwrite what is still being typed.
+  const written = useRef(view.search);
+  useEffect(() => {
+    if (typed === written.current) return;
+    written.current = typed;
+    navigate(`/reports${queryOfView({ ...viewFromQuery(window.location.search), search: typed, page: 1 })}`, {
+      replace: true,
+    });
+  }, [typed, navigate]);
+  useEffect(() => {
+    if (view.search === written.current) return;
+    written.current = view.search;
+    setSearchText(view.search);
+  }, [view.search]);
   const [editor, setEditor] = useState<EditorTarget | null>(null);
   const [amending, setAmending] = useState<Report | null>(null);
   const [deleting, setDeleting] = useState<Report | null>(null);
@@ -44,6 +68,9 @@ export function ReportsPage() {
   const clinic = useClinicInfo();
   const { remove } = useReportMutations();
   const [signing, setSigning] = useState<Report | null>(null);
+  const { user } = useAuth();
+  // Read at each render: the editor writes them while open, and the list re-renders when it closes.
+  const keptEdits = new Set(user ? keptEditNames(user.id) : []);
 
   const list = useQuery({ ...reportPageQuery(search, page), placeholderData: keepPreviousData });
   const items = list.data?.items ?? [];
@@ -53,12 +80,16 @@ export function ReportsPage() {
   const pageCount = Math.max(1, Math.ceil(total / REPORTS_PAGE_SIZE));
   const beyondLastPage = Boolean(list.data) && page > pageCount;
   useEffect(() => {
-    if (beyondLastPage) setPaging({ search, page: pageCount });
-  }, [beyondLastPage, search, pageCount]);
+    if (beyondLastPage)
+      navigate(`/reports${queryOfView({ ...viewFromQuery(window.location.search), page: pageCount })}`, {
+        replace: true,
+      });
+  }, [beyondLastPage, pageCount, navigate]);
 
   // Back from the editor, the grid shows the page of the report the clinician ended on.
   const closeEditor = () => {
-    if (editor) setPaging({ search: editor.search, page: pageOfPosition(editor.position) });
+    const endedOn = editor && editor.search === search ? pageOfPosition(editor.position) : page;
+    if (endedOn !== page) showView({ ...view, page: endedOn }, true);
     setEditor(null);
   };
 
@@ -90,6 +121,7 @@ export function ReportsPage() {
           </p>
         </div>
       </header>
+      <ReportFilters view={view} onChange={(change) => showView({ ...view, ...change, page: 1 })} />
 
       {list.isLoading ? (
         <Spinner label="Loading reports..." />
@@ -103,11 +135,16 @@ export function ReportsPage() {
         </EmptyState>
       ) : (
         <>
-          <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-label="Reports" aria-busy={list.isFetching}>
+          <ul
+            className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3"
+            aria-label="Reports"
+            aria-busy={list.isFetching}
+          >
             {items.map((report, index) => (
-              <li key={report.id} className="grid">
+              <li key={report.id} className="grid min-w-0 grid-cols-1">
                 <ReportCard
                   report={report}
+                  hasKeptEdits={keptEdits.has(keptReportName(report) ?? "")}
                   actions={{
                     onEdit: () =>
                       setEditor({ search, position: (page - 1) * REPORTS_PAGE_SIZE + index, reportId: report.id }),

@@ -14,6 +14,7 @@ import { toast } from "../../components/ui/use-toast";
 import { ApiError, apiJson, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { displayName, useAuth } from "../auth/use-auth";
+import { CriticalSigningBlock, useCriticalState } from "./critical-results";
 import { DateWarnings, needsDateConfirmation } from "./date-warnings";
 import { formatDate, formatDateTime, refreshReports } from "./report-api";
 
@@ -102,6 +103,7 @@ function SignForm({
   const datesNeedConfirmation = needsDateConfirmation(report);
   const [datesConfirmed, setDatesConfirmed] = useState(datesAcknowledged);
   const signer = useSigner(report);
+  const critical = useCriticalState(report);
   const status = useQuery<ReauthStatus>({ queryKey: REAUTH_KEY, staleTime: 0 });
   const fresh = Boolean(status.data?.reauthenticatedUntil);
   const [method, setMethod] = useState<"password" | "totp">("password");
@@ -114,13 +116,25 @@ function SignForm({
   const canTotp = Boolean(status.data?.methods.totp);
   const canPassword = status.data?.methods.password ?? true;
   const chosen = canPassword ? method : "totp";
+  const canOidc = Boolean(status.data?.methods.oidc);
+  // An account that only signs in by single sign-on confirms at its provider: there is nothing to type here.
+  const typesSecret = canPassword || canTotp;
+  const oidcHref = `/api/auth/reauth/oidc?next=${encodeURIComponent(window.location.pathname + window.location.search)}`;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     setFieldError(null);
+    if (critical.blocksSigning) {
+      setError("Record the communication of the critical result before signing.");
+      return;
+    }
     if (datesNeedConfirmation && !datesConfirmed) {
       setError("Confirm the dates warned about above, or correct them in the editor, before signing.");
+      return;
+    }
+    if (askSecret && !typesSecret) {
+      setError("Confirm it is you with your single sign-on provider first (the link above).");
       return;
     }
     if (askSecret && !secret.trim()) {
@@ -204,6 +218,8 @@ function SignForm({
         ) : null}
       </section>
 
+      <CriticalSigningBlock report={report} />
+
       {datesNeedConfirmation ? (
         <div className="grid gap-2">
           <DateWarnings id={`${id}-date-warnings`} patientDob={report.patientDob} examDate={report.examDate} />
@@ -239,22 +255,33 @@ function SignForm({
       {askSecret ? (
         <fieldset className="grid gap-2">
           <legend className="text-sm font-semibold text-slate-900">Confirm it is you</legend>
-          <p className="text-sm text-slate-700">
-            Signing asks for your {chosen === "password" ? "password" : "authenticator code"} again, even though you are
-            signed in. It covers your signatures for the next 5 minutes.
-          </p>
-          <Label htmlFor={`${id}-secret`}>{chosen === "password" ? "Password" : "Authenticator code"}</Label>
-          <Input
-            id={`${id}-secret`}
-            type={chosen === "password" ? "password" : "text"}
-            inputMode={chosen === "password" ? undefined : "numeric"}
-            autoComplete={chosen === "password" ? "current-password" : "one-time-code"}
-            value={secret}
-            onChange={(e) => setSecret(e.target.value)}
-            aria-invalid={fieldError ? true : undefined}
-            aria-describedby={fieldError ? `${id}-secret-error` : undefined}
-          />
-          <FieldError id={`${id}-secret-error`}>{fieldError ?? undefined}</FieldError>
+          {typesSecret ? (
+            <>
+              <p className="text-sm text-slate-700">
+                Signing asks for your {chosen === "password" ? "password" : "authenticator code"} again, even though you
+                are signed in. It covers your signatures for the next 5 minutes.
+              </p>
+              <Label htmlFor={`${id}-secret`}>{chosen === "password" ? "Password" : "Authenticator code"}</Label>
+              <Input
+                id={`${id}-secret`}
+                type={chosen === "password" ? "password" : "text"}
+                inputMode={chosen === "password" ? undefined : "numeric"}
+                autoComplete={chosen === "password" ? "current-password" : "one-time-code"}
+                value={secret}
+                onChange={(e) => setSecret(e.target.value)}
+                aria-invalid={fieldError ? true : undefined}
+                aria-describedby={fieldError ? `${id}-secret-error` : undefined}
+              />
+              <FieldError id={`${id}-secret-error`}>{fieldError ?? undefined}</FieldError>
+            </>
+          ) : null}
+          {canOidc ? (
+            <a className="justify-self-start text-sm font-medium text-brand-700 underline" href={oidcHref}>
+              {typesSecret
+                ? "Confirm with your single sign-on provider instead"
+                : "Confirm with your single sign-on provider"}
+            </a>
+          ) : null}
           {canTotp && canPassword ? (
             <Button
               type="button"
@@ -289,7 +316,7 @@ function SignForm({
             Cancel
           </Button>
         </DialogPrimitive.Close>
-        <Button type="submit" disabled={pending || !signer.mayTry}>
+        <Button type="submit" disabled={pending || !signer.mayTry || critical.blocksSigning}>
           {pending ? "Signing..." : "Sign report"}
         </Button>
       </div>

@@ -20,6 +20,28 @@ async function copyLink(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * Tells the admin a new invitation link exists: copied to the clipboard and shown for 10 s, and whether it
+ * was also e-mailed (without SMTP on the server it was not, and the admin must pass the link on).
+ */
+export async function announceInvitation(created: CreateInvitationResponse): Promise<void> {
+  const copied = await copyLink(created.invitationUrl);
+  toast({
+    title: created.emailed ? "Invitation Sent" : "Invitation Created",
+    description: (
+      <>
+        {created.emailed
+          ? "The staff invitation has been sent successfully."
+          : `No e-mail was sent (this server has no e-mail set up): send the link to ${created.email} yourself.`}{" "}
+        {copied ? "The link was copied to your clipboard:" : "Copy this link and send it:"}{" "}
+        <span className="break-all font-mono text-xs">{created.invitationUrl}</span>
+      </>
+    ),
+    variant: "success",
+    duration: INVITATION_TOAST_MS,
+  });
+}
+
 /** The Invite Staff dialog: e-mail and role; the new link is shown for 10 s and copied to the clipboard. */
 export function InviteStaffDialog() {
   const [open, setOpen] = useState(false);
@@ -31,19 +53,7 @@ export function InviteStaffDialog() {
     mutationFn: (body: { email: string; role: string }) =>
       apiJson<CreateInvitationResponse>("POST", "/api/invitations", body),
     onSuccess: async (created) => {
-      const copied = await copyLink(created.invitationUrl);
-      toast({
-        title: "Invitation Sent",
-        description: (
-          <>
-            The staff invitation has been sent successfully.{" "}
-            {copied ? "The link was copied to your clipboard:" : "Copy this link and send it:"}{" "}
-            <span className="break-all font-mono text-xs">{created.invitationUrl}</span>
-          </>
-        ),
-        variant: "success",
-        duration: INVITATION_TOAST_MS,
-      });
+      await announceInvitation(created);
       setEmail("");
       setRole("sonographer");
       setOpen(false);

@@ -1,17 +1,17 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Mail, Users } from "lucide-react";
+import { Mail, Users, UserX } from "lucide-react";
 import { useState } from "react";
-import type { PendingInvitation } from "../../../../domain/contracts/invitations";
+import type { CreateInvitationResponse, PendingInvitation } from "../../../../domain/contracts/invitations";
 import type { StaffMember } from "../../../../domain/contracts/staff";
 import { type Role, roleLabels } from "../../../../domain/permissions";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/dialog";
 import { toast } from "../../components/ui/use-toast";
-import { apiRequest, errorMessage } from "../../lib/api";
+import { apiJson, apiRequest, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { displayName, useAuth } from "../auth/use-auth";
-import { InviteStaffDialog } from "./invite-staff-dialog";
+import { announceInvitation, InviteStaffDialog } from "./invite-staff-dialog";
 
 const formatDate = (iso: string | null) =>
   iso ? new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" }) : "—";
@@ -44,11 +44,48 @@ export function StaffManagementPage({ embedded = false }: { embedded?: boolean }
     onSuccess: async () => {
       toast({ title: "Staff Member Deactivated", variant: "success" });
       await queryClient.invalidateQueries({ queryKey: ["/api/staff"] });
+      await queryClient.invalidateQueries({ queryKey: ["/api/staff/deactivated"] });
     },
     onError: (error) =>
       toast({
         title: "Failed to Deactivate Staff",
         description: errorMessage(error, "Failed to deactivate staff member. Please try again."),
+        variant: "destructive",
+      }),
+  });
+
+  const former = useQuery<StaffMember[]>({ queryKey: ["/api/staff/deactivated"], enabled: isAdmin });
+  const reactivate = useMutation({
+    mutationFn: (id: string) => apiRequest("PATCH", `/api/staff/${encodeURIComponent(id)}/reactivate`),
+    onSuccess: async () => {
+      toast({ title: "Staff Member Reactivated", description: "They can sign in again.", variant: "success" });
+      await queryClient.invalidateQueries({ queryKey: ["/api/staff"] });
+      await queryClient.invalidateQueries({ queryKey: ["/api/staff/deactivated"] });
+    },
+    onError: (error) =>
+      toast({
+        title: "Failed to Reactivate Staff",
+        description: errorMessage(error, "Failed to reactivate the staff member. Please try again."),
+        variant: "destructive",
+      }),
+  });
+
+  // Only the link's hash is kept, so a lost link is replaced by a new one (the old one stops working).
+  const newLink = useMutation({
+    mutationFn: (invitation: PendingInvitation) =>
+      apiJson<CreateInvitationResponse>("POST", "/api/invitations", {
+        email: invitation.email,
+        role: invitation.role,
+        ...(invitation.physicianId ? { physicianId: invitation.physicianId } : {}),
+      }),
+    onSuccess: async (created) => {
+      await announceInvitation(created);
+      await queryClient.invalidateQueries({ queryKey: ["/api/invitations"] });
+    },
+    onError: (error) =>
+      toast({
+        title: "Failed to Send Invitation",
+        description: errorMessage(error, "Failed to send invitation. Please try again."),
         variant: "destructive",
       }),
   });
@@ -152,15 +189,27 @@ export function StaffManagementPage({ embedded = false }: { embedded?: boolean }
                   </div>
                   <Badge tone={invitation.role === "admin" ? "blue" : "neutral"}>{roleLabel(invitation.role)}</Badge>
                   {isAdmin ? (
-                    <Button
-                      variant="outline"
-                      size="sm"
-                      disabled={cancel.isPending}
-                      aria-label={`Cancel invitation for ${invitation.email}`}
-                      onClick={() => cancel.mutate(invitation.id)}
-                    >
-                      Cancel
-                    </Button>
+                    <div className="flex gap-2">
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        disabled={newLink.isPending}
+                        aria-label={`New link for ${invitation.email}`}
+                        title="Creates a new link (the old one stops working) and e-mails it when e-mail is set up"
+                        onClick={() => newLink.mutate(invitation)}
+                      >
+                        New link
+                      </Button>
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        disabled={cancel.isPending}
+                        aria-label={`Cancel invitation for ${invitation.email}`}
+                        onClick={() => cancel.mutate(invitation.id)}
+                      >
+                        Cancel
+                      </Button>
+                    </div>
                   ) : null}
                 </li>
               ))}
@@ -172,6 +221,39 @@ export function StaffManagementPage({ embedded = false }: { embedded?: boolean }
           )}
         </CardContent>
       </Card>
+
+      {isAdmin && former.data?.length ? (
+        <Card>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2">
+              <UserX className="h-5 w-5 text-slate-600" aria-hidden />
+              Deactivated Staff ({former.data.length})
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            <ul className="divide-y divide-slate-200">
+              {former.data.map((member) => (
+                <li key={member.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3">
+                  <div className="min-w-0 basis-full sm:basis-0 sm:flex-1">
+                    <p className="break-words font-medium text-slate-900">{displayName(member)}</p>
+                    <p className="truncate text-sm text-slate-700">{member.email}</p>
+                  </div>
+                  <Badge tone="neutral">{roleLabel(member.role)}</Badge>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    disabled={reactivate.isPending}
+                    aria-label={`Reactivate ${displayName(member)}`}
+                    onClick={() => reactivate.mutate(member.id)}
+                  >
+                    Reactivate
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          </CardContent>
+        </Card>
+      ) : null}
 
       <ConfirmDialog
         open={toDeactivate !== null}

@@ -101,6 +101,8 @@ export function FormZonesEditor({
     );
   }
   const current = zones ?? data.zones;
+  // Zones clinicians keep correcting on checked sheets (since the zones were last saved).
+  const corrected = new Map(data.corrections.map((c) => [c.zoneId, c]));
   const zone = current.find((z) => z.id === selected) ?? null;
   const dirty = zones !== null;
   const clamp = (z: WorksheetZone): WorksheetZone => {
@@ -188,6 +190,7 @@ export function FormZonesEditor({
           <img src={imageUrl} alt={`Blank form ${name}`} className="block h-auto w-full" draggable={false} />
           {current.map((z) => {
             const active = z.id === selected;
+            const toCheck = corrected.has(z.id);
             return (
               // biome-ignore lint/a11y/useSemanticElements: a positioned, draggable zone; keyboard handled below
               <div
@@ -195,15 +198,17 @@ export function FormZonesEditor({
                 role="button"
                 tabIndex={0}
                 aria-pressed={active}
-                aria-label={`Zone ${zoneName(z)}`}
+                aria-label={`Zone ${zoneName(z)}${toCheck ? " (often corrected)" : ""}`}
                 aria-describedby={`${id}-help`}
                 data-zone={z.id}
                 className={
                   active
                     ? "absolute z-10 border-2 border-brand-700 bg-brand-600/20 outline-offset-2"
-                    : z.kind === "field"
-                      ? "absolute border-2 border-red-700/80 bg-red-600/10"
-                      : "absolute border border-blue-800/70 bg-blue-600/5"
+                    : toCheck
+                      ? "absolute border-4 border-dashed border-amber-700 bg-amber-400/25"
+                      : z.kind === "field"
+                        ? "absolute border-2 border-red-700/80 bg-red-600/10"
+                        : "absolute border border-blue-800/70 bg-blue-600/5"
                 }
                 style={{
                   left: pct(z.x, data.width),
@@ -221,6 +226,7 @@ export function FormZonesEditor({
               >
                 {z.kind === "field" ? (
                   <span className="pointer-events-none absolute left-0 top-0 bg-white/90 px-1 text-[10px] font-medium leading-tight text-slate-900 sm:text-xs">
+                    {toCheck ? "⚠ " : ""}
                     {zoneName(z)}
                   </span>
                 ) : null}
@@ -240,6 +246,29 @@ export function FormZonesEditor({
         </div>
       </div>
       <div className="space-y-4">
+        {data.corrections.length ? (
+          <div role="status" className="rounded-md border border-amber-700 bg-amber-50 p-3 text-sm text-slate-900">
+            <p className="font-semibold">Zones to check</p>
+            <ul className="mt-1 list-disc pl-5">
+              {data.corrections.map((c) => {
+                const z = current.find((k) => k.id === c.zoneId);
+                return (
+                  <li key={c.zoneId}>
+                    <button
+                      type="button"
+                      className="text-left underline underline-offset-2"
+                      onClick={() => setSelected(c.zoneId)}
+                    >
+                      {z ? zoneName(z) : c.field}
+                    </button>
+                    : corrected on {c.corrected} of the last {c.of} checked worksheets. Move or resize it over where the
+                    value is written, then save.
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        ) : null}
         <Field label="Zone" htmlFor={`${id}-pick`}>
           <Select id={`${id}-pick`} value={selected ?? ""} onChange={(e) => setSelected(e.target.value || null)}>
             <option value="">Choose a zone...</option>

@@ -71,6 +71,15 @@ export function WorksheetTemplatesSection({
                   </div>
                   {t.description ? <p className="mt-1 text-sm text-slate-700">{t.description}</p> : null}
                   <p className="mt-1 truncate text-xs text-slate-700">{t.originalFilename}</p>
+                  {t.zonesToCheck ? (
+                    <p
+                      role="status"
+                      className="mt-2 rounded-md border border-amber-700 bg-amber-50 p-2 text-sm text-slate-900"
+                    >
+                      {t.zonesToCheck === 1 ? "1 reading zone keeps" : `${t.zonesToCheck} reading zones keep`} being
+                      corrected on checked worksheets: check them in Reading zones.
+                    </p>
+                  ) : null}
                   <div className="mt-auto flex justify-end gap-2 pt-3">
                     <Button
                       variant="outline"

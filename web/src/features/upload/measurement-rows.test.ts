@@ -3,6 +3,7 @@ import {
   blankRow,
   isInvalidValue,
   isLowConfidence,
+  outsideLimits,
   parseValue,
   rowsFromOcr,
   siteWords,
@@ -51,5 +52,29 @@ describe("measurement rows", () => {
     expect(toStudyMeasurements([...rows, blankRow()])).toEqual([
       { site: "GSV_KNEE", side: "left", parameter: "REFLUX_MS", value: 4100, unit: "ms" },
     ]);
+  });
+});
+
+describe("values the report will not grade (issue 31 item 4)", () => {
+  const row = (parameter: string, valueText: string, unit: string, site = "ICA") => ({
+    ...blankRow(),
+    site,
+    parameter,
+    valueText,
+    unit,
+  });
+
+  it("flags a value outside the engine's physiological limits, in the row's own unit", () => {
+    expect(outsideLimits(row("PSV", "9000", "cm/s"))).toBe(
+      "outside the physiological range (0 to 700 cm/s): the report will not grade it. Check the worksheet.",
+    );
+    expect(outsideLimits(row("PSV", "700", "cm/s"))).toBeNull();
+    expect(outsideLimits(row("PSV", "7.01", "m/s"))).toMatch(/outside the physiological range/);
+    expect(outsideLimits(row("ABI", "50", ""))).toMatch(/\(0 to 3\)/);
+  });
+
+  it("judges a diameter by its vessel: a 90 mm aorta is possible, a 90 mm vein is not", () => {
+    expect(outsideLimits(row("DIAMETER_MM", "90", "mm", "AO"))).toBeNull();
+    expect(outsideLimits(row("DIAMETER_MM", "90", "mm", "GSV"))).toMatch(/outside/);
   });
 });

@@ -1,4 +1,6 @@
 import type { Box, OcrMeasurement } from "../../../../domain/contracts/ocr";
+import { implausibleReason } from "../../../../domain/measurement-ranges";
+import { toCriteriaUnit } from "../../../../domain/report-engine/units";
 import {
   isParameter,
   type Parameter,
@@ -8,7 +10,7 @@ import {
   parameterUnits,
 } from "../../../../domain/vocabulary/parameters";
 import { limbPositions } from "../../../../domain/vocabulary/segments";
-import { siteCode, siteWords } from "../../../../domain/vocabulary/site-codes";
+import { parseSiteCode, siteCode, siteWords } from "../../../../domain/vocabulary/site-codes";
 import { baseSiteCodes } from "../../../../domain/vocabulary/sites";
 import type { StudyMeasurementInput } from "../reports/report-types";
 
@@ -103,4 +105,19 @@ export function toStudyMeasurements(rows: MeasurementRow[]): StudyMeasurementInp
     if (value === null) return [];
     return [{ site: row.site, side: row.side, parameter: row.parameter, value, unit: row.unit }];
   });
+}
+
+/**
+ * Why the report will not use this value (the engine's physiological limits, the same ones it refuses with a
+ * warning), for the checking table to say before the report is drafted; null when it will.
+ */
+export function outsideLimits(row: MeasurementRow): string | null {
+  const value = parseValue(row.valueText);
+  if (value === null || !isParameter(row.parameter)) return null;
+  const converted = toCriteriaUnit(row.parameter, value, row.unit);
+  if (!converted.ok) return null;
+  const reason = implausibleReason(row.parameter, converted.value, parseSiteCode(row.site)?.base);
+  if (!reason) return null;
+  const unit = parameterUnits[row.parameter];
+  return `${reason.replace(")", unit ? ` ${unit})` : ")")}: the report will not grade it. Check the worksheet.`;
 }

@@ -11,6 +11,7 @@ import {
   isLowConfidence,
   LOW_CONFIDENCE,
   type MeasurementRow,
+  outsideLimits,
   parameterOptions,
   parameterShort,
   parameterWords,
@@ -173,6 +174,8 @@ function MeasurementLine({
   const manual = row.confidence === null;
   const low = isLowConfidence(row);
   const invalid = isInvalidValue(row.valueText);
+  const implausible = invalid ? null : outsideLimits(row);
+  const limitId = `${row.key}-limit`;
   const name = rowName(row);
   const errorId = `${row.key}-error`;
   const confidenceText = manual
@@ -269,7 +272,9 @@ function MeasurementLine({
             onChange={(e) => onUpdate({ valueText: e.target.value })}
             onKeyDown={onValueKey}
             aria-invalid={invalid}
-            aria-describedby={[invalid ? errorId : null, "measurements-keys"].filter(Boolean).join(" ")}
+            aria-describedby={[invalid ? errorId : null, implausible ? limitId : null, "measurements-keys"]
+              .filter(Boolean)
+              .join(" ")}
             className={cn("h-9 w-20", low && "border-amber-500 bg-white")}
           />
           <span className="text-xs whitespace-nowrap text-slate-800">{row.unit}</span>
@@ -277,6 +282,11 @@ function MeasurementLine({
         {invalid ? (
           <span id={errorId} className="mt-0.5 block text-xs text-red-700">
             Enter a number
+          </span>
+        ) : null}
+        {implausible ? (
+          <span id={limitId} className="mt-0.5 block text-xs text-red-700">
+            {capitalizeFirst(implausible)}
           </span>
         ) : null}
         {/* On a phone the worksheet column would be off screen: the crop goes under the value instead. */}
@@ -291,3 +301,5 @@ function MeasurementLine({
     </tr>
   );
 }
+
+const capitalizeFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

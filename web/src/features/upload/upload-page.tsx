@@ -11,7 +11,7 @@ import { type MeasurementRow, rowsFromOcr, toStudyMeasurements } from "./measure
 import { MeasurementsTable, rowName } from "./measurements-table";
 import { type Extraction, emptyPatient, noExtraction, type PatientFields, PatientInfoCard } from "./patient-info-card";
 import { usePageImage } from "./use-page-image";
-import { useWorksheetUpload } from "./use-worksheet-upload";
+import { patientDataRead, useWorksheetUpload } from "./use-worksheet-upload";
 import { WorksheetUploadCard } from "./worksheet-upload-card";
 import { WorksheetViewer } from "./worksheet-viewer";
 
@@ -102,7 +102,7 @@ export function UploadPage() {
   }, [generations]);
 
   const completed = phase === "completed";
-  const ocrExtracted = Boolean(ocrResult && (ocrResult.patientName || ocrResult.patientDob || ocrResult.examDate));
+  const ocrExtracted = patientDataRead(ocrResult);
   // An edited field is the clinician's value now, no longer what OCR read.
   const edited = (field: keyof Extraction) => setExtraction((current) => ({ ...current, [field]: null }));
   const checked: PatientInput = {

@@ -19,6 +19,10 @@ export type UploadCallbacks = {
   onOcrResult: (result: OcrResult) => void;
 };
 
+/** Whether the reading found any of the patient fields the spec's notice is about. */
+export const patientDataRead = (result: OcrResult | null) =>
+  Boolean(result && (result.patientName || result.patientDob || result.examDate));
+
 export function useWorksheetUpload(callbacks: UploadCallbacks) {
   const [phase, setPhase] = useState<UploadPhase>("idle");
   const [progress, setProgress] = useState(0);
@@ -49,11 +53,19 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
       setOcrResult(result);
       setPhase("completed");
       latest.current.onOcrResult(result);
-      toast({
-        title: "OCR Complete",
-        description: `Patient data extracted with ${Math.round(result.confidence * 100)}% confidence`,
-        variant: "success",
-      });
+      // A blank or unreadable page is said as such, not as "extracted with 0% confidence".
+      toast(
+        patientDataRead(result)
+          ? {
+              title: "OCR Complete",
+              description: `Patient data extracted with ${Math.round(result.confidence * 100)}% confidence`,
+              variant: "success",
+            }
+          : {
+              title: "OCR Complete",
+              description: "No patient details could be read from this page. Please enter them manually.",
+            },
+      );
     } catch (error) {
       if (mine !== generation.current || handleUnauthorized(error)) return;
       setOcrFailed(true);

@@ -1,0 +1,110 @@
+import { gradePhrase } from "./grade-phrases";
+import type { GradedConclusion } from "./grading/grader-types";
+import { deepVeins } from "./scan-profiles";
+import { type ConclusionCategory, type Side, vesselLabel } from "./vocabulary";
+
+// Results that need a call to the referring clinician before the report is signed (issue 26 item 4).
+// Read from the graders' structured conclusions, never from the report's text; the list with its
+// thresholds is docs/critical-results.md. A clinic may turn rules off (clinics.critical_rules_off).
+
+export const criticalRuleIds = [
+  "carotid_severe",
+  "acute_dvt",
+  "aortic_diameter",
+  "mesenteric_occlusion",
+  "renal_occlusion",
+  "ehit_high",
+] as const;
+export type CriticalRuleId = (typeof criticalRuleIds)[number];
+
+/** Exact thresholds that are numbers rather than grades. */
+export const criticalThresholds = {
+  /** Maximum abdominal aortic diameter, mm, inclusive. */
+  aorticDiameterFromMm: 55,
+} as const;
+
+/** How each rule is named on screen, in exports and in the clinic settings. */
+export const criticalRuleNames: Record<CriticalRuleId, string> = {
+  carotid_severe: "Internal carotid artery stenosis of 70% or more, or occlusion",
+  acute_dvt: "Deep vein thrombosis not stated as chronic",
+  aortic_diameter: `Abdominal aortic diameter of ${criticalThresholds.aorticDiameterFromMm} mm or more`,
+  mesenteric_occlusion: "Mesenteric artery occlusion",
+  renal_occlusion: "Renal artery occlusion",
+  ehit_high: "EHIT class 3 or 4",
+};
+
+export interface CriticalResult {
+  /** Stable within a report: rule, site and side. A communication record covers results by key. */
+  key: string;
+  rule: CriticalRuleId;
+  ruleName: string;
+  site: string;
+  side: Side | null;
+  category: ConclusionCategory;
+  grade: string;
+  /** "Right internal carotid artery: 70-99% stenosis" */
+  finding: string;
+}
+
+type Matcher = (graded: GradedConclusion) => boolean;
+
+const grades =
+  (category: ConclusionCategory, wanted: readonly string[]): Matcher =>
+  ({ conclusion }) =>
+    conclusion.category === category && wanted.includes(conclusion.grade);
+
+const matchers: Record<CriticalRuleId, Matcher> = {
+  // Without prior studies every occlusion is treated as new (docs/critical-results.md).
+  carotid_severe: grades("carotid_stenosis", ["70_99", "near_occlusion", "occlusion"]),
+  // The vocabulary has no chronicity observation yet, so no thrombosis is stated as chronic.
+  acute_dvt: (g) => grades("dvt", ["present"])(g) && deepVeins.has(g.site.base),
+  aortic_diameter: (g) =>
+    g.conclusion.category === "aortic_diameter" &&
+    g.measured?.parameter === "DIAMETER_MM" &&
+    g.measured.value >= criticalThresholds.aorticDiameterFromMm,
+  mesenteric_occlusion: grades("mesenteric_stenosis", ["occlusion"]),
+  renal_occlusion: grades("renal_stenosis", ["occlusion"]),
+  ehit_high: grades("ehit", ["class3", "class4"]),
+};
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+function describe(graded: GradedConclusion): string {
+  const { conclusion, site } = graded;
+  const where = capitalise(vesselLabel(site.base, conclusion.side));
+  const what =
+    graded.measured?.parameter === "DIAMETER_MM"
+      ? `maximum diameter ${graded.measured.value} mm`
+      : gradePhrase(conclusion.category, conclusion.grade as never);
+  return `${where}: ${what}`;
+}
+
+/** Which rules are on: every rule not listed as off (so a rule added later starts on). */
+export function enabledRules(off: readonly string[] = []): CriticalRuleId[] {
+  return criticalRuleIds.filter((id) => !off.includes(id));
+}
+
+/** Every result that a rule flags, in the conclusions' order; `rules` limits it to the rules that are on. */
+export function findCriticalResults(
+  conclusions: readonly GradedConclusion[],
+  rules: readonly CriticalRuleId[] = criticalRuleIds,
+): CriticalResult[] {
+  const found: CriticalResult[] = [];
+  for (const graded of conclusions) {
+    for (const rule of rules) {
+      if (!matchers[rule](graded)) continue;
+      const { site, side, category, grade } = graded.conclusion;
+      found.push({
+        key: `${rule}|${site}|${side ?? "-"}`,
+        rule,
+        ruleName: criticalRuleNames[rule],
+        site,
+        side,
+        category,
+        grade,
+        finding: describe(graded),
+      });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "clinics" ADD COLUMN "report_spelling" varchar(10) DEFAULT 'en-US' NOT NULL;

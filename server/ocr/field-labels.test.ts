@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { fieldOfLabel, lexiconFieldOf } from "./field-labels";
+
+describe("the field a printed label names on a blank form (one lexicon with the reader's)", () => {
+  it.each([
+    ["Patient Name:", "patientName"],
+    ["Pt Name", "patientName"],
+    ["Patient Name (Surname, Given):", "patientName"],
+    ["Surname:", "patientName"],
+    ["D.O.B.", "patientDob"],
+    ["D.0.B.", "patientDob"],
+    ["Birth Date:", "patientDob"],
+    ["Date of Scan", "examDate"],
+    ["Date:", "examDate"],
+    ["Ref Dr:", "referringPhysician"],
+    ["UR No.", "mrn"],
+    ["Hospital no.:", "mrn"],
+    ["Gender:", "sex"],
+    ["Clinical history:", "indication"],
+    ["Sonographer initials:", "sonographer"],
+    ["Notes:", "comments"],
+    ["Findings:", "comments"],
+    ["Patent Name:", "patientName"],
+  ])("%s names %s", (text, field) => {
+    expect(fieldOfLabel(text)).toBe(field);
+  });
+
+  it.each([
+    "Given names:", // a name in two fields has one zone, the surname's
+    "FINDINGS", // a section heading, not a label without its colon
+    "Age:",
+    "Patient Name: Ashley Lewis", // a label with a value is not a blank label
+    "DOB 12/03/1970",
+    "Right ICA",
+    "RIVERSIDE VASCULAR LAB",
+  ])("%s names no field", (text) => {
+    expect(fieldOfLabel(text)).toBeNull();
+  });
+
+  it("takes the clinic's own wording first, even over the lexicon's meaning", () => {
+    expect(fieldOfLabel("Client:")).toBeNull();
+    expect(fieldOfLabel("Client:", [{ wording: "client", field: "patientName" }])).toBe("patientName");
+    expect(fieldOfLabel("Date:", [{ wording: "date", field: "patientDob" }])).toBe("patientDob");
+  });
+
+  it("says whether the lexicon knows a wording and for which field", () => {
+    expect(lexiconFieldOf("dob")).toBe("patientDob");
+    expect(lexiconFieldOf("age")).toBeNull();
+    expect(lexiconFieldOf("client")).toBeUndefined();
+  });
+});
