@@ -14,7 +14,9 @@ import { loadSecrets } from "./secrets";
 const silent = { info: () => {}, error: () => {} };
 
 /** Issue 25 item 6: signed daily checkpoints apart from the database, checked by `npm run audit:verify`. */
-describe("signed daily audit checkpoints", () => {
+// Each test opens the embedded database (PGlite runs every migration in WebAssembly) several times: a minute or
+// more on a loaded 2-core machine, so the tests get three.
+describe("signed daily audit checkpoints", { timeout: 180_000 }, () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-checkpoints-"));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent" });
   const dir = config.auditCheckpointDir;
