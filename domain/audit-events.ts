@@ -65,6 +65,8 @@ export const auditActions = [
   "report.delivery_failed",
   "report.delivery_resent",
   "report.archived",
+  "auth.password_reset_issued",
+  "auth.password_reset",
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -95,3 +95,37 @@ export type TotpEnableResponse = z.infer<typeof totpEnableResponse>;
 
 export const totpStatusResponse = z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number().int() });
 export type TotpStatusResponse = z.infer<typeof totpStatusResponse>;
+
+/** POST /api/auth/password-reset: the address to send a reset link to. */
+export const forgotPasswordRequest = z.object({ email });
+
+/** The words of the answer to every reset request, whether or not the address has an account. */
+export const PASSWORD_RESET_SENT_MESSAGE =
+  "If this address has an active Sonoscribe account, a link to choose a new password is on its way";
+
+/**
+ * 202, the same whatever the address (no account enumeration). `delivery` is the server's, not the account's:
+ * "outbox" when the server sends no e-mail, and then a clinic admin can issue the link from the Staff page.
+ */
+export const forgotPasswordAccepted = z.object({
+  status: z.literal("reset_requested"),
+  delivery: z.enum(["email", "outbox"]),
+  message: z.string(),
+});
+export type ForgotPasswordAccepted = z.infer<typeof forgotPasswordAccepted>;
+
+/** POST /api/auth/password-reset/complete: the link's token and the new password (the same rules as anywhere). */
+export const resetPasswordRequest = z.object({
+  token: z.string().trim().min(20, "This reset link is incomplete: open the whole link").max(200),
+  password,
+});
+
+/** POST /api/staff/:id/password-reset: e-mailed when the server sends e-mail, else the link to pass on. */
+export const staffPasswordResetResponse = z.object({
+  email: z.string(),
+  expiresAt: z.iso.datetime(),
+  emailed: z.boolean(),
+  /** Null when it was e-mailed: then only the member's mailbox holds it. */
+  resetUrl: z.string().nullable(),
+});
+export type StaffPasswordResetResponse = z.infer<typeof staffPasswordResetResponse>;

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { latestResetToken } from "../../server/features/auth/password-reset.service";
 import { outboxConfirmToken } from "../../server/features/auth/registration.service";
 import { readOutbox } from "../../server/platform/mailer";
 
@@ -20,3 +21,8 @@ export async function registrationToken(email: string): Promise<string | null> {
 
 /** Every message filed for the address, oldest first. */
 export const outboxFor = (email: string) => readOutbox(e2eDataDir(), email);
+
+/** The token of the newest password-reset link mailed to the address. */
+export async function resetToken(email: string): Promise<string | null> {
+  return latestResetToken(await outboxFor(email));
+}

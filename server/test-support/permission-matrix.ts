@@ -205,6 +205,7 @@ export const permissionMatrix: MatrixRow[] = [
   { route: "PATCH /api/staff/:id/deactivate", access: "staff:manage" },
   { route: "GET /api/staff/deactivated", access: "staff:manage" },
   { route: "PATCH /api/staff/:id/reactivate", access: "staff:manage" },
+  { route: "POST /api/staff/:id/password-reset", access: "staff:manage" },
   { route: "GET /api/invitations", access: "staff:read" },
   {
     route: "POST /api/invitations",
@@ -242,6 +243,8 @@ export const permissionMatrix: MatrixRow[] = [
   { route: "GET /api/auth/oidc/callback", access: "public" },
   { route: "POST /api/clinics/register", access: "public" },
   { route: "POST /api/clinics/register/confirm", access: "public" },
+  { route: "POST /api/auth/password-reset", access: "public" },
+  { route: "POST /api/auth/password-reset/complete", access: "public" },
   { route: "GET /api/health", access: "public" },
   // Platform administration
   { route: "GET /api/admin/system-stats", access: "platform-admin" },

@@ -4,10 +4,14 @@ import { z } from "zod";
 import {
   confirmRegistrationRequest,
   currentUser,
+  forgotPasswordAccepted,
+  forgotPasswordRequest,
   loginRequest,
+  PASSWORD_RESET_SENT_MESSAGE,
   registerClinicRequest,
   registrationAccepted,
   registrationConfirmed,
+  resetPasswordRequest,
 } from "../../../domain/contracts/auth";
 import { AppError } from "../../../domain/errors";
 import type { AppDeps } from "../../app";
@@ -18,6 +22,7 @@ import { destroySession, readSession } from "../../platform/sessions";
 import { checkCredentials, checkSecondFactor } from "./auth.service";
 import { LoginThrottle } from "./login-throttle";
 import { createOidcClient, OIDC_CALLBACK_PATH, OIDC_FLOW_COOKIE, OidcRefused } from "./oidc";
+import { completePasswordReset, requestPasswordReset } from "./password-reset.service";
 import { clockOf } from "./reauth.routes";
 import { markReauthenticated } from "./reauth.service";
 import {
@@ -154,6 +159,36 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
       await startSession(deps, request, reply, user, { method: "registration" });
       return reply.status(201).send({ clinicId: clinic.id, userId: user.id, email: user.email });
     },
+  );
+
+  // Forgot password: 202 whatever the address; whether it has an account is said only in the mail sent to it.
+  app.post(
+    "/api/auth/password-reset",
+    {
+      schema: { body: forgotPasswordRequest, response: { 202: forgotPasswordAccepted } },
+      config: { rateLimit: { max: 5, timeWindow: "15 minutes" } },
+    },
+    async (request, reply) => {
+      await requestPasswordReset(registration, request.body.email, publicOrigin(deps, request), {
+        ip: request.ip,
+        requestId: request.id,
+      });
+      return reply.status(202).send({
+        status: "reset_requested" as const,
+        delivery: deps.mailer.delivery,
+        message: PASSWORD_RESET_SENT_MESSAGE,
+      });
+    },
+  );
+
+  // The reset link's page: the new password is set and every session of the account ends (sign in afresh).
+  app.post(
+    "/api/auth/password-reset/complete",
+    {
+      schema: { body: resetPasswordRequest, response: { 200: z.object({ email: z.string() }) } },
+      config: { rateLimit: { max: 20, timeWindow: "15 minutes" } },
+    },
+    async (request) => completePasswordReset(registration, request.body, { ip: request.ip, requestId: request.id }),
   );
 
   app.post(

@@ -33,6 +33,8 @@ const RegisterClinicPage = lazyPage(
   () => import("../features/registration/register-clinic-page"),
   "RegisterClinicPage",
 );
+const ForgotPasswordPage = lazyPage(() => import("../features/auth/password-reset-pages"), "ForgotPasswordPage");
+const ResetPasswordPage = lazyPage(() => import("../features/auth/password-reset-pages"), "ResetPasswordPage");
 const ReportsPage = lazyPage(() => import("../features/reports/reports-page"), "ReportsPage");
 const SignOffPage = lazyPage(() => import("../features/sign-off/sign-off-page"), "SignOffPage");
 const TurnaroundPage = lazyPage(() => import("../features/sign-off/turnaround-page"), "TurnaroundPage");
@@ -98,6 +100,7 @@ export function AppRoutes() {
               ))}
               <Route path="/invite/:token" component={InvitationPage} />
               <Route path="/register-clinic/confirm" component={ConfirmRegistrationPage} />
+              <Route path="/reset-password" component={ResetPasswordPage} />
               <Route component={NotFoundPage} />
             </Switch>
           </Suspense>
@@ -107,6 +110,8 @@ export function AppRoutes() {
           <Switch>
             <Route path="/" component={LandingPage} />
             <Route path="/login" component={LoginPage} />
+            <Route path="/forgot-password" component={ForgotPasswordPage} />
+            <Route path="/reset-password" component={ResetPasswordPage} />
             <Route path="/register-clinic/confirm" component={ConfirmRegistrationPage} />
             <Route path="/register-clinic" component={RegisterClinicPage} />
             <Route path="/invite/:token" component={InvitationPage} />

@@ -122,6 +122,13 @@ export function LoginPage() {
               {pending ? "Signing in..." : secondStepOnly ? "Continue" : "Sign In"}
             </Button>
           </form>
+          {secondStepOnly ? null : (
+            <p className="mt-4 text-center text-sm">
+              <a className="font-medium text-brand-700 underline" href="/forgot-password">
+                Forgot your password?
+              </a>
+            </p>
+          )}
           <p className="mt-6 text-center text-sm text-slate-700">
             New clinic?{" "}
             <a className="font-medium text-brand-700 underline" href="/register-clinic">

@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Mail, Users, UserX } from "lucide-react";
 import { useState } from "react";
+import type { StaffPasswordResetResponse } from "../../../../domain/contracts/auth";
 import type { CreateInvitationResponse, PendingInvitation } from "../../../../domain/contracts/invitations";
 import type { StaffMember } from "../../../../domain/contracts/staff";
 import { type Role, roleLabels } from "../../../../domain/permissions";
@@ -12,6 +13,7 @@ import { apiJson, apiRequest, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { displayName, useAuth } from "../auth/use-auth";
 import { announceInvitation, InviteStaffDialog } from "./invite-staff-dialog";
+import { PasswordResetLinkDialog } from "./password-reset-link-dialog";
 
 const formatDate = (iso: string | null) =>
   iso ? new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" }) : "—";
@@ -50,6 +52,28 @@ export function StaffManagementPage({ embedded = false }: { embedded?: boolean }
       toast({
         title: "Failed to Deactivate Staff",
         description: errorMessage(error, "Failed to deactivate staff member. Please try again."),
+        variant: "destructive",
+      }),
+  });
+
+  // A member who cannot use "Forgot your password?" (no e-mail here): the admin passes a one-time link on.
+  const [resetLink, setResetLink] = useState<StaffPasswordResetResponse | null>(null);
+  const resetPassword = useMutation({
+    mutationFn: (id: string) =>
+      apiJson<StaffPasswordResetResponse>("POST", `/api/staff/${encodeURIComponent(id)}/password-reset`),
+    onSuccess: (issued) => {
+      if (issued.resetUrl) setResetLink(issued);
+      else
+        toast({
+          title: "Reset Link Sent",
+          description: `A link to choose a new password was e-mailed to ${issued.email}.`,
+          variant: "success",
+        });
+    },
+    onError: (error) =>
+      toast({
+        title: "Failed to Issue Reset Link",
+        description: errorMessage(error, "The reset link could not be issued. Please try again."),
         variant: "destructive",
       }),
   });
@@ -148,15 +172,29 @@ export function StaffManagementPage({ embedded = false }: { embedded?: boolean }
                   <Badge tone={member.role === "admin" ? "blue" : "neutral"}>{roleLabel(member.role)}</Badge>
                   <span className="text-sm text-slate-700">Joined {formatDate(member.joinedAt)}</span>
                   {isAdmin ? (
-                    <Button
-                      variant="outline"
-                      size="sm"
-                      disabled={member.id === user.id || deactivate.isPending}
-                      aria-label={`Deactivate ${displayName(member)}`}
-                      onClick={() => setToDeactivate(member)}
-                    >
-                      Deactivate
-                    </Button>
+                    <div className="flex flex-wrap gap-2">
+                      {member.id === user.id ? null : (
+                        <Button
+                          variant="outline"
+                          size="sm"
+                          disabled={resetPassword.isPending}
+                          aria-label={`Reset password of ${displayName(member)}`}
+                          title="Issues a one-time link to choose a new password (e-mailed when e-mail is set up)"
+                          onClick={() => resetPassword.mutate(member.id)}
+                        >
+                          Reset password
+                        </Button>
+                      )}
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        disabled={member.id === user.id || deactivate.isPending}
+                        aria-label={`Deactivate ${displayName(member)}`}
+                        onClick={() => setToDeactivate(member)}
+                      >
+                        Deactivate
+                      </Button>
+                    </div>
                   ) : null}
                 </li>
               ))}
@@ -254,6 +292,8 @@ export function StaffManagementPage({ embedded = false }: { embedded?: boolean }
           </CardContent>
         </Card>
       ) : null}
+
+      <PasswordResetLinkDialog issued={resetLink} onClose={() => setResetLink(null)} />
 
       <ConfirmDialog
         open={toDeactivate !== null}
