@@ -149,7 +149,12 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     "/api/clinics/register/confirm",
     {
       schema: { body: confirmRegistrationRequest, response: { 201: registrationConfirmed } },
-      config: { rateLimit: { max: 20, timeWindow: "15 minutes" } },
+      // Each accepted registration mails one link, so its page may be opened as often as registrations are
+      // allowed (never fewer than 20 tries in 15 minutes: a mistyped password is a try). The token itself is
+      // 256 random bits; the limit slows a scripted caller, it is not what protects the link.
+      config: {
+        rateLimit: { max: Math.max(20, deps.config.registrationsPerHour), timeWindow: "15 minutes" },
+      },
     },
     async (request, reply) => {
       const { clinic, user } = await confirmRegistration(registration, request.body, {
