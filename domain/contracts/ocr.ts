@@ -37,6 +37,8 @@ export const ocrMeasurementSchema = z.object({
    * speaks against it. Optional rather than defaulted so that code building measurements need not name it.
    */
   doubt: z.string().nullable().optional(),
+  /** Where the value came from when not the worksheet's OCR: "DICOM SR" for an ultrasound machine's structured report. */
+  source: z.enum(["OCR", "DICOM SR"]).optional(),
 });
 export type OcrMeasurement = z.infer<typeof ocrMeasurementSchema>;
 
@@ -93,5 +95,9 @@ export const ocrResultSchema = z.object({
   worksheetTemplateId: z.number().int().nullable().default(null),
   /** "template" when read by a matched template's zones, "general" otherwise. */
   layout: z.enum(["template", "general"]).default("general"),
+  /** "dicom-sr" when read from an ultrasound machine's DICOM Structured Report; absent for a worksheet. */
+  source: z.enum(["worksheet", "dicom-sr"]).optional(),
+  /** What the reading left out and why, in words for the checking screen (a DICOM SR's uncoded values). */
+  notes: z.array(z.string()).optional(),
 });
 export type OcrResult = z.infer<typeof ocrResultSchema>;

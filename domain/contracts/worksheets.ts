@@ -21,6 +21,8 @@ export const worksheetRecord = z.object({
   ocrProcessed: z.boolean(),
   ocrStatus: z.enum(ocrStatuses),
   ocrError: z.string().nullable(),
+  /** "dicom-sr" for an ultrasound machine's DICOM Structured Report uploaded instead of the sheet (no page image). */
+  kind: z.enum(["worksheet", "dicom-sr"]),
 });
 export type WorksheetRecord = z.infer<typeof worksheetRecord>;
 
@@ -43,6 +45,6 @@ export type OcrFailureBody = z.infer<typeof ocrFailureBody>;
 
 /** The multipart field of the upload (spec section 3). */
 export const WORKSHEET_FIELD = "worksheet";
-/** The spec's accept filter of the Upload view (section 5). */
-export const WORKSHEET_ACCEPT = ".jpg,.jpeg,.png,.gif,.webp,.pdf";
+/** The spec's accept filter of the Upload view (section 5), and a DICOM SR from the ultrasound machine (issue 28). */
+export const WORKSHEET_ACCEPT = ".jpg,.jpeg,.png,.gif,.webp,.pdf,.dcm,application/dicom";
 export const worksheetImageUrl = (id: number) => `/api/worksheets/${id}/image`;

@@ -5,6 +5,10 @@ import { AppError } from "../../domain/errors";
 
 export const IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
 export const WORKSHEET_TYPES = [...IMAGE_TYPES, "application/pdf"] as const;
+/** A DICOM Part 10 file: an ultrasound machine's structured report of the measurements (issue 28). */
+export const DICOM_TYPE = "application/dicom";
+/** What the worksheet upload takes: the sheet itself, or the machine's DICOM SR instead of it. */
+export const WORKSHEET_UPLOAD_TYPES = [...WORKSHEET_TYPES, DICOM_TYPE] as const;
 
 export type Upload = { data: Buffer; mimeType: string; filename: string };
 export type MultipartForm = { files: Map<string, Upload>; fields: Record<string, string> };

@@ -87,6 +87,8 @@ export async function recordReadingReview(
   const parsed = row?.ocrResult ? ocrResultSchema.safeParse(row.ocrResult) : null;
   if (!row || !parsed?.success || !patient) return null;
   const result: OcrResult = parsed.data;
+  // A DICOM SR's header was not read by OCR: changing it teaches the reader nothing.
+  if (result.source === "dicom-sr") return null;
   const [seen] = await deps.db
     .select({ id: ocrReviews.id })
     .from(ocrReviews)

@@ -11,7 +11,7 @@ import {
 import { type AppDeps, MAX_UPLOAD_BYTES } from "../../app";
 import { assertCan, clinicContext } from "../../platform/context";
 import { sendPrivateFile } from "../../platform/send-file";
-import { readMultipart, WORKSHEET_TYPES } from "../../platform/uploads";
+import { readMultipart, WORKSHEET_UPLOAD_TYPES } from "../../platform/uploads";
 import {
   getWorksheet,
   readWorksheetImage,
@@ -20,7 +20,10 @@ import {
   type WorksheetDeps,
 } from "./worksheets.service";
 
-/** Worksheet intake: upload (checked by content, stored encrypted), its page image, and OCR. */
+/**
+ * Worksheet intake: upload (checked by content, stored encrypted), its page image, and OCR. An ultrasound machine's
+ * DICOM Structured Report is taken by the same upload instead of the sheet; its "OCR" reads the report's codes.
+ */
 export const worksheetsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const feature: WorksheetDeps = { db: deps.database.db, store: deps.fileStore };
 
@@ -35,7 +38,7 @@ export const worksheetsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       // Refuse before reading 10 MB from someone who may not upload at all.
       assertCan(ctx, "worksheet:upload");
       const form = await readMultipart(request, {
-        files: { [WORKSHEET_FIELD]: { types: WORKSHEET_TYPES, required: true } },
+        files: { [WORKSHEET_FIELD]: { types: WORKSHEET_UPLOAD_TYPES, required: true } },
         maxBytes: MAX_UPLOAD_BYTES,
       });
       const record = await uploadWorksheet(feature, ctx, form.files.get(WORKSHEET_FIELD)!);

@@ -12,9 +12,10 @@ import { loadWorksheetPages, OcrFailure, OcrInputError, recognizeWorksheet } fro
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
-import type { Upload } from "../../platform/uploads";
+import { DICOM_TYPE, type Upload } from "../../platform/uploads";
 import { readClinicFile, saveFile } from "../files/files.service";
 import { readingTemplatesOf } from "../templates/form-zones.service";
+import { DicomSrError, readVascularSr } from "./dicom-sr";
 import { activeAliasesOf } from "./reading-corrections.service";
 import {
   claimForOcr,
@@ -35,7 +36,9 @@ const extensions: Record<string, string> = {
   "image/gif": "gif",
   "image/webp": "webp",
   "application/pdf": "pdf",
+  [DICOM_TYPE]: "dcm",
 };
+const isDicomSr = (row: WorksheetRow) => row.filename.endsWith(".dcm");
 
 export const INTERRUPTED_MESSAGE = "OCR was interrupted by a server restart. Run it again or enter the data manually.";
 
@@ -54,7 +57,18 @@ function toRecord(row: WorksheetRow): WorksheetRecord {
     ocrProcessed: row.ocrProcessed,
     ocrStatus: row.ocrStatus as OcrStatus,
     ocrError: row.ocrError,
+    kind: isDicomSr(row) ? "dicom-sr" : "worksheet",
   };
+}
+
+/** A DICOM that gives no measurements is the uploader's problem, said in words (not an image, no vascular values). */
+function readSrOrClientError(data: Buffer) {
+  try {
+    return readVascularSr(data);
+  } catch (error) {
+    if (error instanceof DicomSrError) throw new AppError("BAD_REQUEST", error.message, "worksheet");
+    throw error;
+  }
 }
 
 /** A file that cannot be read as a worksheet is the uploader's problem (4xx); a broken OCR machine is ours. */
@@ -80,9 +94,12 @@ async function pageImage(page: Buffer): Promise<{ data: Buffer; mimeType: string
  */
 export async function uploadWorksheet(deps: WorksheetDeps, ctx: Ctx, upload: Upload): Promise<WorksheetRecord> {
   assertCan(ctx, "worksheet:upload");
-  const pages = await loadWorksheetPages(upload.data).catch(pagesOrClientError);
-  if (pages.length === 0) throw new AppError("BAD_REQUEST", "The file has no pages.", "worksheet");
-  const first = await pageImage(pages[0]!);
+  // A DICOM SR has no page: it is checked by reading its measurements, and only the original is stored.
+  const dicom = upload.mimeType === DICOM_TYPE;
+  if (dicom) readSrOrClientError(upload.data);
+  const pages = dicom ? [] : await loadWorksheetPages(upload.data).catch(pagesOrClientError);
+  if (!dicom && pages.length === 0) throw new AppError("BAD_REQUEST", "The file has no pages.", "worksheet");
+  const first = pages[0] ? await pageImage(pages[0]) : null;
   const written: string[] = [];
   try {
     const row = await deps.db.transaction(async (tx) => {
@@ -95,14 +112,16 @@ export async function uploadWorksheet(deps: WorksheetDeps, ctx: Ctx, upload: Upl
         createdBy: ctx.user.id,
       });
       written.push(original.storageKey);
-      const image = await saveFile(tx, deps.store, {
-        clinicId: ctx.clinicId,
-        kind: "worksheet-page",
-        data: first.data,
-        mimeType: first.mimeType,
-        createdBy: ctx.user.id,
-      });
-      written.push(image.storageKey);
+      const image = first
+        ? await saveFile(tx, deps.store, {
+            clinicId: ctx.clinicId,
+            kind: "worksheet-page",
+            data: first.data,
+            mimeType: first.mimeType,
+            createdBy: ctx.user.id,
+          })
+        : null;
+      if (image) written.push(image.storageKey);
       const inserted = await insertWorksheet(tx, {
         clinicId: ctx.clinicId,
         filename: `worksheet-${original.id}.${extensions[upload.mimeType] ?? "bin"}`,
@@ -110,7 +129,7 @@ export async function uploadWorksheet(deps: WorksheetDeps, ctx: Ctx, upload: Upl
         // The id is only known after the insert; the URL is set in the same transaction.
         fileUrl: "",
         fileId: original.id,
-        imageFileId: image.id,
+        imageFileId: image?.id ?? null,
         pageCount: pages.length,
         uploadedBy: ctx.user.id,
       });
@@ -180,7 +199,7 @@ export type OcrOutcome = { ok: true; result: OcrResult } | { ok: false; reason: 
 
 /** What the clinician is told when OCR fails; the machinery's own words stay in the server log. */
 function failureReason(error: unknown): string {
-  if (error instanceof OcrInputError) return error.message;
+  if (error instanceof OcrInputError || error instanceof DicomSrError) return error.message;
   if (error instanceof OcrFailure && /longer than/.test(error.message)) return error.message;
   return "Text recognition failed on this worksheet.";
 }
@@ -206,10 +225,14 @@ export async function runWorksheetOcr(
   try {
     const file = await readClinicFile(deps.db, deps.store, ctx.clinicId, claimed.fileId);
     if (!file) throw new Error("the worksheet's file is missing from the store");
-    const templates = await readingTemplatesOf(deps.db, ctx.clinicId);
-    // The clinic's own label wordings, learnt from its clinicians' corrections (reading-corrections.service.ts).
-    const aliases = await activeAliasesOf(deps.db, ctx.clinicId);
-    result = await recognizeWorksheet(await loadWorksheetPages(file.data), { now: options.now, templates, aliases });
+    if (isDicomSr(claimed)) {
+      result = readVascularSr(file.data);
+    } else {
+      const templates = await readingTemplatesOf(deps.db, ctx.clinicId);
+      // The clinic's own label wordings, learnt from its clinicians' corrections (reading-corrections.service.ts).
+      const aliases = await activeAliasesOf(deps.db, ctx.clinicId);
+      result = await recognizeWorksheet(await loadWorksheetPages(file.data), { now: options.now, templates, aliases });
+    }
   } catch (error) {
     options.log?.(error);
     const reason = failureReason(error);

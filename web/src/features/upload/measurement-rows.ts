@@ -33,6 +33,8 @@ export type MeasurementRow = {
   edited: boolean;
   /** Why OCR doubts the value (outside the usual range, no decimal point read, ...); absent when it does not. */
   doubt?: string | null;
+  /** "DICOM SR" for a value from the ultrasound machine's structured report; absent for OCR and typed values. */
+  source?: "OCR" | "DICOM SR" | null;
 };
 
 let nextKey = 1;
@@ -51,6 +53,7 @@ export function rowsFromOcr(measurements: OcrMeasurement[]): MeasurementRow[] {
     box: m.box,
     edited: false,
     doubt: m.doubt ?? null,
+    source: m.source ?? null,
   }));
 }
 

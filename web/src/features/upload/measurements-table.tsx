@@ -44,12 +44,18 @@ export function MeasurementsTable({
   selectedKey,
   onSelect,
   onChange,
+  fromSr = false,
+  notes = [],
 }: {
   rows: MeasurementRow[];
   page: PageImage | null;
   selectedKey: string | null;
   onSelect: (key: string) => void;
   onChange: (rows: MeasurementRow[]) => void;
+  /** The values came from the ultrasound machine's DICOM SR, not from a sheet: there is no page to compare with. */
+  fromSr?: boolean;
+  /** What the reading left out and why (a DICOM SR's values without codes this product uses). */
+  notes?: string[];
 }) {
   const update = (key: string, patch: Partial<MeasurementRow>) =>
     onChange(rows.map((row) => (row.key === key ? { ...row, ...patch, edited: true } : row)));
@@ -66,12 +72,23 @@ export function MeasurementsTable({
   return (
     <Card className="min-w-0">
       <CardHeader>
-        <CardTitle>Measurements read from the worksheet</CardTitle>
+        <CardTitle>
+          {fromSr ? "Measurements from the DICOM structured report" : "Measurements read from the worksheet"}
+        </CardTitle>
         <p className="text-sm text-slate-700">
-          Check each value against the part of the worksheet it was read from, and correct it before generating.
+          {fromSr
+            ? "Taken from the ultrasound machine's coded measurements (vessel, side and measurement). Check them, and correct or add any before generating."
+            : "Check each value against the part of the worksheet it was read from, and correct it before generating."}
         </p>
       </CardHeader>
       <CardContent className="grid gap-3">
+        {notes.length > 0 ? (
+          <ul className="grid gap-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">
+            {notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        ) : null}
         {lowCount > 0 ? (
           <p className="flex items-start gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
             <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
@@ -108,7 +125,7 @@ export function MeasurementsTable({
                     Value
                   </th>
                   <th scope="col" className="hidden py-2 pr-2 font-semibold sm:table-cell">
-                    On the worksheet
+                    {fromSr ? "Source" : "On the worksheet"}
                   </th>
                   <th scope="col" className="py-2 font-semibold">
                     <span className="sr-only">Remove</span>
@@ -178,14 +195,19 @@ function MeasurementLine({
   const limitId = `${row.key}-limit`;
   const name = rowName(row);
   const errorId = `${row.key}-error`;
+  const fromSr = row.source === "DICOM SR";
   const confidenceText = manual
     ? "Entered by hand"
     : row.edited
       ? "Corrected"
-      : `${Math.round((row.confidence ?? 0) * 100)}% confidence`;
+      : fromSr
+        ? `As the machine reported it: ${row.readAs ?? row.valueText}`
+        : `${Math.round((row.confidence ?? 0) * 100)}% confidence`;
   const source = (
     <>
-      {manual ? null : (
+      {fromSr ? (
+        <span className="block text-xs font-semibold text-slate-900">DICOM SR</span>
+      ) : manual ? null : (
         <WorksheetCrop box={row.box} page={page} label={`Worksheet crop of ${name}: read as ${row.readAs ?? ""}`} />
       )}
       <span className={cn("block text-xs", low ? "font-medium text-amber-900" : "text-slate-700")}>

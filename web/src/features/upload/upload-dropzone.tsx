@@ -48,7 +48,7 @@ export function UploadDropzone({
         <FileUp className="h-8 w-8 text-brand-600" aria-hidden />
         <span className="font-medium text-slate-900">Drop your worksheet here, or click to browse</span>
         <span id="worksheet-types" className="text-sm text-slate-700">
-          JPG, PNG, GIF, WebP or PDF, up to {maxMegabytes} MB
+          JPG, PNG, GIF, WebP, PDF, or the ultrasound machine's DICOM SR (.dcm), up to {maxMegabytes} MB
         </span>
       </button>
       <input

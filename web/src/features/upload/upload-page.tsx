@@ -89,7 +89,9 @@ export function UploadPage() {
   }, []);
 
   const { phase, progress, worksheet, ocrResult, ocrFailed, upload } = useWorksheetUpload({ onNewUpload, onOcrResult });
-  const page = usePageImage(worksheet?.id ?? null);
+  // A DICOM SR has no page: nothing to fetch, show or compare the values with.
+  const fromSr = worksheet?.kind === "dicom-sr";
+  const page = usePageImage(worksheet && !fromSr ? worksheet.id : null);
   const measurements = useMemo(() => (phase === "completed" ? toStudyMeasurements(rows) : null), [phase, rows]);
   const selected = rows.find((r) => r.key === selectedKey) ?? null;
 
@@ -157,7 +159,19 @@ export function UploadPage() {
           <DateWarnings patientDob={patient.patientDob} examDate={patient.examDate} />
         </div>
       </div>
-      {completed ? (
+      {completed && fromSr ? (
+        <section aria-label="Check the values of the structured report" className="grid items-start gap-6">
+          <MeasurementsTable
+            rows={rows}
+            page={null}
+            selectedKey={selectedKey}
+            onSelect={setSelectedKey}
+            onChange={setRows}
+            fromSr
+            notes={ocrResult?.notes ?? []}
+          />
+        </section>
+      ) : completed ? (
         <section
           aria-label="Check the values against the worksheet"
           className="grid items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]"

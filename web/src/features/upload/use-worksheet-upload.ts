@@ -53,18 +53,24 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
       setOcrResult(result);
       setPhase("completed");
       latest.current.onOcrResult(result);
-      // A blank or unreadable page is said as such, not as "extracted with 0% confidence".
+      // A blank or unreadable page is said as such, not as "extracted with 0% confidence"; a DICOM SR was not OCR'd.
       toast(
-        patientDataRead(result)
+        result.source === "dicom-sr"
           ? {
-              title: "OCR Complete",
-              description: `Patient data extracted with ${Math.round(result.confidence * 100)}% confidence`,
+              title: "Structured Report Read",
+              description: `${result.measurements.length} measurements taken from the DICOM SR`,
               variant: "success",
             }
-          : {
-              title: "OCR Complete",
-              description: "No patient details could be read from this page. Please enter them manually.",
-            },
+          : patientDataRead(result)
+            ? {
+                title: "OCR Complete",
+                description: `Patient data extracted with ${Math.round(result.confidence * 100)}% confidence`,
+                variant: "success",
+              }
+            : {
+                title: "OCR Complete",
+                description: "No patient details could be read from this page. Please enter them manually.",
+              },
       );
     } catch (error) {
       if (mine !== generation.current || handleUnauthorized(error)) return;

@@ -52,6 +52,7 @@ export function WorksheetUploadCard({
 }) {
   const [cameraOpen, setCameraOpen] = useState(false);
   const busy = phase === "uploading" || phase === "uploaded" || phase === "processing";
+  const fromSr = worksheet?.kind === "dicom-sr";
   return (
     <Card>
       <CardHeader>
@@ -73,18 +74,24 @@ export function WorksheetUploadCard({
         <div aria-live="polite" className="grid gap-3">
           {phase === "uploading" ? <ProgressBar label="Uploading worksheet" value={progress} /> : null}
           {phase === "uploaded" || phase === "processing" ? (
-            <ProgressBar label="Reading the worksheet (this can take up to a minute)" value={null} />
+            <ProgressBar
+              label={fromSr ? "Reading the structured report" : "Reading the worksheet (this can take up to a minute)"}
+              value={null}
+            />
           ) : null}
           {phase === "completed" ? (
             ocrFailed ? (
               <p className="flex items-center gap-2 text-sm text-red-800">
                 <XCircle className="h-4 w-4" aria-hidden />
-                The worksheet could not be read. Please enter patient information manually.
+                {fromSr ? "The structured report" : "The worksheet"} could not be read. Please enter patient information
+                manually.
               </p>
             ) : (
               <p className="flex items-center gap-2 text-sm text-green-800">
                 <CheckCircle2 className="h-4 w-4" aria-hidden />
-                Worksheet read. Check the values below.
+                {fromSr
+                  ? "Structured report read: its measurements are in the table below. Check them."
+                  : "Worksheet read. Check the values below."}
               </p>
             )
           ) : null}
@@ -106,7 +113,9 @@ export function WorksheetUploadCard({
             <div className="min-w-0 text-sm">
               <p className="truncate font-medium text-slate-900">{worksheet.originalName}</p>
               <p className="text-slate-700">
-                {worksheet.pageCount} {worksheet.pageCount === 1 ? "page" : "pages"}
+                {fromSr
+                  ? "DICOM structured report"
+                  : `${worksheet.pageCount} ${worksheet.pageCount === 1 ? "page" : "pages"}`}
               </p>
             </div>
           </div>

@@ -1,0 +1,59 @@
+import { expect, type Page, test } from "@playwright/test";
+import { carotidSr, ultrasoundImage } from "../server/test-support/dicom-sr-files";
+import { expectAccessible, registerClinicViaApi, signIn } from "./support/fixtures";
+
+// Issue 28 item 5: the ultrasound machine's DICOM Structured Report uploaded instead of the worksheet.
+
+async function chooseFile(page: Page, name: string, buffer: Buffer) {
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: /Drop your worksheet here, or click to browse/ }).click();
+  await (await chooser).setFiles({ name, mimeType: "application/dicom", buffer });
+}
+
+test("a DICOM SR fills the patient fields and the checking table, each value marked DICOM SR", async ({
+  page,
+  request,
+}) => {
+  await signIn(page, await registerClinicViaApi(request));
+  await expect(page.getByText(/DICOM SR \(\.dcm\)/)).toBeVisible();
+
+  await chooseFile(page, "carotid-study.dcm", carotidSr());
+  await expect(page.getByText("Structured Report Read", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("7 measurements taken from the DICOM SR", { exact: true })).toBeVisible();
+  await expect(page.getByText("DICOM structured report", { exact: true })).toBeVisible();
+  await expect(page.getByLabel("Patient Name")).toHaveValue("Jane Q Doe");
+  await expect(page.getByLabel("Date of Birth")).toHaveValue("1948-03-12");
+  await expect(page.getByLabel("Exam Date")).toHaveValue("2025-03-01");
+  await expect(page.getByLabel("Scan type")).toHaveValue("Carotid Duplex");
+
+  await expect(page.getByRole("heading", { name: "Measurements from the DICOM structured report" })).toBeVisible();
+  const table = page.getByRole("table");
+  await expect(table.getByRole("textbox", { name: / value$/ })).toHaveCount(7);
+  await expect(
+    table.getByRole("textbox", { name: "Right Internal carotid artery, proximal Peak systolic velocity value" }),
+  ).toHaveValue("245");
+  await expect(table.getByText("DICOM SR", { exact: true }).filter({ visible: true })).toHaveCount(7);
+  await expect(table.getByText("As the machine reported it: 2.45 m/s").filter({ visible: true })).toBeVisible();
+  // No page to compare with: no worksheet viewer, no crops, and no request for a page image.
+  await expect(page.getByRole("img", { name: /Worksheet crop of/ })).toHaveCount(0);
+  await expect(page.getByRole("img", { name: "First page of the uploaded worksheet" })).toHaveCount(0);
+
+  await expectAccessible(page);
+  await page.screenshot({ path: "docs/screenshots/dicom-sr-desktop.png", fullPage: true });
+  await page.setViewportSize({ width: 820, height: 1180 });
+  await expectAccessible(page);
+  await page.screenshot({ path: "docs/screenshots/dicom-sr-tablet.png", fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expectAccessible(page);
+  await page.screenshot({ path: "docs/screenshots/dicom-sr-phone.png", fullPage: true });
+});
+
+test("a DICOM image instead of a structured report is refused with the reason", async ({ page, request }) => {
+  await signIn(page, await registerClinicViaApi(request));
+  await chooseFile(page, "frame.dcm", ultrasoundImage());
+  await expect(page.getByText("Upload Failed", { exact: true })).toBeVisible();
+  await expect(page.getByText(/^This file is a DICOM US object .*not a Structured Report/)).toBeVisible();
+  await expect(page.getByLabel("Patient Name")).toHaveValue("");
+});
