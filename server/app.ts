@@ -6,12 +6,9 @@ import cookie from "@fastify/cookie";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import type { Logger } from "pino";
 import { AppError } from "../domain/errors";
-import type { Config } from "./config";
-import type { Database } from "./db/client";
 import { adminRoutes } from "./features/admin/admin.routes";
 import { authRoutes } from "./features/auth/auth.routes";
 import { LocalDraftKeys } from "./features/auth/local-draft-key";
@@ -31,34 +28,16 @@ import { templatesRoutes } from "./features/templates/templates.routes";
 import { trainingRoutes } from "./features/training/training.routes";
 import { worksheetsRoutes } from "./features/worksheets/worksheets.routes";
 import { authPlugin } from "./platform/auth-plugin";
+import { type AppDeps, MAX_BODY_BYTES, MAX_UPLOAD_BYTES } from "./platform/deps";
 import { installErrorHandler } from "./platform/error-handler";
-import type { FileStore } from "./platform/file-store";
 import { createLogger } from "./platform/logger";
-import { createMailer, type Mailer } from "./platform/mailer";
+import { createMailer } from "./platform/mailer";
 import { bearerMatches, installNoStore } from "./platform/no-store";
 import { RequestMetrics } from "./platform/request-metrics";
 import { installSameOriginGuard } from "./platform/same-origin";
 import { installSecurityHeaders } from "./platform/security-headers";
 
-export type AppDeps = {
-  config: Config;
-  database: Database;
-  fileStore: FileStore;
-  metrics: RequestMetrics;
-  logger: Logger;
-  /** Sends e-mail by SMTP_URL, or files it in DATA_DIR/outbox for the operator (decision 018). */
-  mailer: Mailer;
-  /** Built client directory; null serves no client (API-only tests). */
-  webRoot: string | null;
-  /** Keys for the unsaved edits the client keeps encrypted in the browser. */
-  localDraftKeys: LocalDraftKeys;
-  /** The clock signing judges re-authentication by (ms since epoch); tests inject one. Defaults to Date.now. */
-  clock?: () => number;
-  /** Test-only: sees every route as it is added (the cross-tenant matrix collects :id routes with it). */
-  onRoute?: (route: RouteOptions) => void;
-};
-
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export type { AppDeps } from "./platform/deps";
 
 const defaultWebRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "web");
 
@@ -79,7 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Forwarded headers only from the configured proxy hops: anyone else could name any address.
     trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
-    bodyLimit: 15 * 1024 * 1024,
+    bodyLimit: MAX_BODY_BYTES,
     genReqId: () => crypto.randomUUID(),
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, loadOcrConfig } from "./config";
 
 describe("loadConfig", () => {
   it("uses the documented defaults", () => {
@@ -35,5 +35,28 @@ describe("loadConfig", () => {
   it("warns that PLATFORM_ADMIN_EMAILS no longer grants anything", () => {
     expect(loadConfig({}).warnings).toEqual([]);
     expect(loadConfig({ PLATFORM_ADMIN_EMAILS: "a@x.com" }).warnings[0]).toMatch(/ignored.*npm run admin:grant/);
+  });
+
+  it("validates every OCR_* setting, with no silent fallback", () => {
+    expect(loadConfig({}).ocr).toEqual({
+      readers: 1,
+      threads: 2,
+      jobTimeoutMs: 120_000,
+      idleExitMs: 120_000,
+      readerRecycleBytes: 650 * 1024 * 1024,
+      loaderRecycleBytes: 500 * 1024 * 1024,
+      loadTimeoutMs: 20_000,
+      loadFileTimeoutMs: 90_000,
+      loaderMemoryLimitBytes: 1500 * 1024 * 1024,
+    });
+    expect(loadOcrConfig({ OCR_WORKERS: "2", OCR_LOADER_MEMORY_MB: "200" })).toMatchObject({
+      readers: 2,
+      loaderMemoryLimitBytes: 200 * 1024 * 1024,
+    });
+    // Once these fell back to the default without a word.
+    expect(() => loadConfig({ OCR_WORKERS: "two" })).toThrow(/^Invalid configuration: OCR_WORKERS /);
+    expect(() => loadOcrConfig({ OCR_TIMEOUT_MS: "0" })).toThrow(/OCR_TIMEOUT_MS/);
+    expect(() => loadOcrConfig({ OCR_THREADS: "-1" })).toThrow(/OCR_THREADS/);
+    expect(() => loadOcrConfig({ OCR_RECYCLE_MB: "1.5" })).toThrow(/OCR_RECYCLE_MB/);
   });
 });

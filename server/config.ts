@@ -23,8 +23,31 @@ const addressList = z
     "must be IP addresses or CIDR ranges separated by commas",
   );
 const duration = (defaultMinutes: number) => z.coerce.number().int().positive().default(defaultMinutes);
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-const envSchema = z.object({
+/** The OCR child processes (ocr/ocr-runner.ts); the CLIs and the OCR children read these alone (loadOcrConfig). */
+const ocrSchema = z.object({
+  /** Reading children (one more turns files into pages): on two cores one with two threads is fastest per page. */
+  OCR_WORKERS: positiveInt(1).pipe(z.number().max(16)),
+  /** Inference threads of each reading child. */
+  OCR_THREADS: positiveInt(2).pipe(z.number().max(64)),
+  /** A reading job (or a page of one that reports progress) longer than this is stopped. */
+  OCR_TIMEOUT_MS: positiveInt(120_000),
+  /** A child idle this long exits and gives its memory back. */
+  OCR_IDLE_MS: positiveInt(120_000),
+  /** A reading child larger than this after a job is replaced. */
+  OCR_RECYCLE_MB: positiveInt(650),
+  /** The loading child is replaced after a job that left it larger than this. */
+  OCR_LOADER_RECYCLE_MB: positiveInt(500),
+  /** Opening one page of an upload (the first includes starting a cold child) may take this long. */
+  OCR_LOAD_TIMEOUT_MS: positiveInt(20_000),
+  /** And the whole file this long. */
+  OCR_LOAD_FILE_TIMEOUT_MS: positiveInt(90_000),
+  /** The loading child is stopped mid-job above this resident size. */
+  OCR_LOADER_MEMORY_MB: positiveInt(1500),
+});
+
+const envSchema = ocrSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
   DATA_DIR: z.string().min(1).default("./data"),
@@ -81,6 +104,20 @@ const envSchema = z.object({
   COST_ALERT_MONTHLY_USD: z.coerce.number().nonnegative().default(100),
 });
 
+const MB = 1024 * 1024;
+
+export type OcrConfig = {
+  readers: number;
+  threads: number;
+  jobTimeoutMs: number;
+  idleExitMs: number;
+  readerRecycleBytes: number;
+  loaderRecycleBytes: number;
+  loadTimeoutMs: number;
+  loadFileTimeoutMs: number;
+  loaderMemoryLimitBytes: number;
+};
+
 export type Config = {
   port: number;
   host: string;
@@ -107,19 +144,41 @@ export type Config = {
   costs: { dbPerGbMonth: number; storagePerGbMonth: number; aiPerReport: number; alertMonthlyUsd: number };
   /** Sending signed reports to clinics' FHIR servers and MLLP listeners (issue 28). */
   delivery: { allowLoopback: boolean; retryBaseMs: number; maxAttempts: number };
+  ocr: OcrConfig;
 };
 
 export class ConfigError extends Error {}
 
-/** Reads the environment once; throws ConfigError with one line naming the first bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+function parse<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.output<T> {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
-  const parsed = envSchema.safeParse(cleaned);
+  const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`Invalid configuration: ${issue.path.join(".")} ${issue.message}`);
   }
-  const e = parsed.data;
+  return parsed.data;
+}
+
+const ocrConfigOf = (e: z.output<typeof ocrSchema>): OcrConfig => ({
+  readers: e.OCR_WORKERS,
+  threads: e.OCR_THREADS,
+  jobTimeoutMs: e.OCR_TIMEOUT_MS,
+  idleExitMs: e.OCR_IDLE_MS,
+  readerRecycleBytes: e.OCR_RECYCLE_MB * MB,
+  loaderRecycleBytes: e.OCR_LOADER_RECYCLE_MB * MB,
+  loadTimeoutMs: e.OCR_LOAD_TIMEOUT_MS,
+  loadFileTimeoutMs: e.OCR_LOAD_FILE_TIMEOUT_MS,
+  loaderMemoryLimitBytes: e.OCR_LOADER_MEMORY_MB * MB,
+});
+
+/** Only the OCR_* settings, for the OCR CLI and the OCR child processes; the same checks as loadConfig. */
+export function loadOcrConfig(env: NodeJS.ProcessEnv = process.env): OcrConfig {
+  return ocrConfigOf(parse(ocrSchema, env));
+}
+
+/** Reads the environment once; throws ConfigError with one line naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const e = parse(envSchema, env);
   const oidcParts = [e.OIDC_ISSUER_URL, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET];
   if (oidcParts.some(Boolean) && !oidcParts.every(Boolean)) {
     throw new ConfigError("Invalid configuration: OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together");
@@ -171,8 +230,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: Math.round(e.DELIVERY_RETRY_SECONDS * 1000),
       maxAttempts: e.DELIVERY_MAX_ATTEMPTS,
     },
+    ocr: ocrConfigOf(e),
     registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
-    reportListMemoBytes: Math.round(e.REPORT_LIST_MEMO_MB * 1024 * 1024),
+    reportListMemoBytes: Math.round(e.REPORT_LIST_MEMO_MB * MB),
     costs: {
       dbPerGbMonth: e.COST_DB_PER_GB_MONTH,
       storagePerGbMonth: e.COST_STORAGE_PER_GB_MONTH,

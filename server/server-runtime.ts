@@ -8,6 +8,7 @@ import { LocalDraftKeys } from "./features/auth/local-draft-key";
 import { DeliveryWorker } from "./features/delivery/delivery-worker";
 import { sweepUnreferencedFiles } from "./features/files/files.service";
 import { failInterruptedOcr } from "./features/worksheets/worksheets.service";
+import { configureOcr } from "./ocr/ocr-runner";
 import { shutdownOcr } from "./ocr/ocr-service";
 import { onAuditRecorded, setAuditKey } from "./platform/audit";
 import { AuditAnchor, takeDailyCheckpoint } from "./platform/audit-anchor";
@@ -25,6 +26,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     auditKey: config.auditKey,
   });
   setAuditKey(secrets.auditKey);
+  configureOcr(config.ocr);
   const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await failInterruptedOcr(database.db);
   const fileStore = new FileStore(path.join(config.dataDir, "files"), secrets.fileKey);

@@ -17,18 +17,13 @@ export const MAX_IMAGE_PIXELS = 80_000_000;
  * one at 736 MB, in a fresh process). 40 MP still admits an A4 or Letter page scanned at 600 dpi (35 MP).
  */
 export const MAX_PDF_IMAGE_PIXELS = 40_000_000;
-/**
- * Per page (the first page includes opening the file and, for a cold child, starting it): a page takes 0.1-1.5 s
- * warm, 2-7 s cold on a loaded machine. A page slower than this is stopped: the single loading child's queue waits on it.
+/*
+ * The time and memory limits of the loading child are settings (OCR_LOAD_TIMEOUT_MS per page, 20 s: a page takes
+ * 0.1-1.5 s warm, 2-7 s cold on a loaded machine, and the single loading child's queue waits on a slow one;
+ * OCR_LOAD_FILE_TIMEOUT_MS per file, 90 s: 20 pages at 1-2 s each fit well within it; OCR_LOADER_MEMORY_MB, 1500:
+ * the child settles at 360-400 MB after PDFs and a PDF image at the pixel limit adds about 650 MB, so only what
+ * slipped past the pixel checks gets there). See config.ts and ocr-runner.ts.
  */
-export const LOAD_TIMEOUT_MS = Number(process.env.OCR_LOAD_TIMEOUT_MS) || 20_000;
-/** And for the whole file: 20 pages at 1-2 s each on a loaded machine fit well within it. */
-export const LOAD_FILE_TIMEOUT_MS = Number(process.env.OCR_LOAD_FILE_TIMEOUT_MS) || 90_000;
-/**
- * The loading child is stopped mid-job above this size: it settles at 360-400 MB after PDFs and a PDF image at the
- * pixel limit adds about 650 MB; only what slipped past the pixel checks gets here.
- */
-export const LOADER_MEMORY_LIMIT_BYTES = (Number(process.env.OCR_LOADER_MEMORY_MB) || 1500) * 1024 * 1024;
 
 const ADVICE = "Scan or save it at 300 dpi or less (or take an ordinary photo of the sheet) and upload it again.";
 const megapixels = (pixels: number) => `${Math.round(pixels / 1_000_000).toLocaleString("en-US")} megapixels`;
@@ -53,10 +48,8 @@ export function imageTooLarge(where: "image" | "pdf", size?: { width: number; he
 export const tooMuchMemory = () =>
   new OcrInputError("too_large", `The file needs too much memory to open safely and was stopped. ${ADVICE}`);
 
-export const tooSlow = (what: "page" | "file") =>
+export const tooSlow = (what: "page" | "file", limitMs: number) =>
   new OcrInputError(
     "too_slow",
-    what === "page"
-      ? `A page of the file took longer than ${LOAD_TIMEOUT_MS / 1000} seconds to open and was stopped. ${ADVICE}`
-      : `The file took longer than ${LOAD_FILE_TIMEOUT_MS / 1000} seconds to open and was stopped. ${ADVICE}`,
+    `${what === "page" ? "A page of the file" : "The file"} took longer than ${limitMs / 1000} seconds to open and was stopped. ${ADVICE}`,
   );

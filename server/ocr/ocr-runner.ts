@@ -1,31 +1,30 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import {
-  LOAD_FILE_TIMEOUT_MS,
-  LOAD_TIMEOUT_MS,
-  LOADER_MEMORY_LIMIT_BYTES,
-  tooMuchMemory,
-  tooSlow,
-} from "./decode-budget";
+import { loadOcrConfig, type OcrConfig } from "../config";
+import { tooMuchMemory, tooSlow } from "./decode-budget";
 import { OcrInputError } from "./ocr-input-error";
 import type { OcrJob, OcrProgress, OcrReply, OcrRequest } from "./ocr-protocol";
 
-/** Two cores: one child with two inference threads is the fastest per page; more children only queue on CPU. */
-const READERS = Math.max(1, Number(process.env.OCR_WORKERS) || 1);
-const JOB_TIMEOUT_MS = Number(process.env.OCR_TIMEOUT_MS) || 120_000;
-/** A child holds a few hundred MB once models are loaded; give it back when OCR has been idle for a while. */
-const IDLE_EXIT_MS = Number(process.env.OCR_IDLE_MS) || 120_000;
-/**
- * Native allocations of the inference runtime fragment over many pages; a reading child above this size is
- * replaced after its job (reloading the models takes well under a second), which keeps it under 800 MB.
+/*
+ * The pools' sizes, time limits and memory limits are the validated OCR_* settings (config.ts): the server passes
+ * its config at start (configureOcr); the CLIs, benches and tests read the same settings from the environment when
+ * a pool is first used. Two cores: one reading child with two inference threads is the fastest per page. A child
+ * holds a few hundred MB once models are loaded and gives it back when OCR has been idle for a while. Native
+ * allocations of the inference runtime fragment over many pages: a reading child above its recycle size is replaced
+ * after its job (reloading the models takes well under a second), which keeps it under 800 MB. The loading child
+ * stays warm between files (pdf.js loaded once: 2 s under tsx): it settles at 300-450 MB after PDFs
+ * (docs/reliability.md), and is replaced only when it grew past that.
  */
-const READER_RECYCLE_BYTES = (Number(process.env.OCR_RECYCLE_MB) || 650) * 1024 * 1024;
-/**
- * The loading child stays warm between files (pdf.js loaded once: 2 s under tsx): it settles at 300-450 MB after
- * PDFs (docs/reliability.md), and is replaced only when it grew past that.
- */
-const LOADER_RECYCLE_BYTES = (Number(process.env.OCR_LOADER_RECYCLE_MB) || 500) * 1024 * 1024;
+let settings: OcrConfig | undefined;
+
+/** Sets the OCR settings before the first job (server start); later pools use them, running ones keep theirs. */
+export function configureOcr(ocr: OcrConfig): void {
+  settings = ocr;
+}
+
+const ocrSettings = (): OcrConfig => (settings ??= loadOcrConfig());
+
 /** How often a running child's memory is looked at against its hard limit. */
 const MEMORY_POLL_MS = 50;
 
@@ -36,6 +35,10 @@ type Job = {
 };
 type Slot = { child: ChildProcess | null; busy: boolean; idleTimer?: NodeJS.Timeout };
 type Limits = {
+  /** Stop a child idle this long. */
+  idleExitMs: number;
+  /** Inference threads the child is told to use. */
+  threads: number;
   /** Replace the child after a job that left it larger than this. */
   recycleBytes: number;
   /** Per job, or per page for a job whose child reports progress (a PDF being rendered). */
@@ -102,7 +105,7 @@ class OcrRunner {
       serialization: "advanced",
       // The child's stdout goes to our stderr: library warnings must never mix into the CLI's JSON on stdout.
       stdio: ["ignore", 2, 2, "ipc"],
-      env: { ...process.env, OCR_THREADS: process.env.OCR_THREADS ?? "2" },
+      env: { ...process.env, OCR_THREADS: String(this.limits.threads) },
     });
     child.on("exit", () => {
       if (slot.child === child) slot.child = null;
@@ -133,7 +136,7 @@ class OcrRunner {
       child.off("exit", onExit);
       slot.busy = false;
       outcome();
-      slot.idleTimer = setTimeout(() => this.stop(slot), IDLE_EXIT_MS);
+      slot.idleTimer = setTimeout(() => this.stop(slot), this.limits.idleExitMs);
       slot.idleTimer.unref();
       this.pump();
     };
@@ -216,21 +219,35 @@ let loaders: OcrRunner | undefined;
  * the models together passed 900 MB.
  */
 export const readerPool = () => {
-  readers ??= new OcrRunner(READERS, {
-    recycleBytes: READER_RECYCLE_BYTES,
-    timeoutMs: JOB_TIMEOUT_MS,
-    overLimit: () => new OcrFailure(`OCR took longer than ${JOB_TIMEOUT_MS / 1000} s and was stopped`),
+  if (readers) return readers;
+  const ocr = ocrSettings();
+  readers = new OcrRunner(ocr.readers, {
+    idleExitMs: ocr.idleExitMs,
+    threads: ocr.threads,
+    recycleBytes: ocr.readerRecycleBytes,
+    timeoutMs: ocr.jobTimeoutMs,
+    overLimit: () => new OcrFailure(`OCR took longer than ${ocr.jobTimeoutMs / 1000} s and was stopped`),
   });
   return readers;
 };
 /** Every uploaded PDF and image is decoded here, within the budget of decode-budget.ts. */
 export const loaderPool = () => {
-  loaders ??= new OcrRunner(1, {
-    recycleBytes: LOADER_RECYCLE_BYTES,
-    timeoutMs: LOAD_TIMEOUT_MS,
-    jobTimeoutMs: LOAD_FILE_TIMEOUT_MS,
-    memoryLimitBytes: LOADER_MEMORY_LIMIT_BYTES,
-    overLimit: (what) => (what === "memory" ? tooMuchMemory() : tooSlow(what === "time" ? "page" : "file")),
+  if (loaders) return loaders;
+  const ocr = ocrSettings();
+  loaders = new OcrRunner(1, {
+    idleExitMs: ocr.idleExitMs,
+    // The loader runs no inference; the setting is passed on unchanged.
+    threads: ocr.threads,
+    recycleBytes: ocr.loaderRecycleBytes,
+    timeoutMs: ocr.loadTimeoutMs,
+    jobTimeoutMs: ocr.loadFileTimeoutMs,
+    memoryLimitBytes: ocr.loaderMemoryLimitBytes,
+    overLimit: (what) =>
+      what === "memory"
+        ? tooMuchMemory()
+        : what === "time"
+          ? tooSlow("page", ocr.loadTimeoutMs)
+          : tooSlow("file", ocr.loadFileTimeoutMs),
   });
   return loaders;
 };

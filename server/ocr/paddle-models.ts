@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { InferenceSession } from "onnxruntime-node";
+import { loadOcrConfig } from "../config";
 import { foldModelGraph } from "./fold-model-graph";
 
 /**
@@ -27,7 +28,8 @@ async function load(): Promise<PaddleModels> {
     // The arena keeps the peak of every input size ever seen; without it memory follows the current page.
     enableCpuMemArena: true,
     enableMemPattern: false,
-    intraOpNumThreads: Number(process.env.OCR_THREADS) || 2,
+    // The parent passes its validated OCR_THREADS (ocr-runner.ts); the same checks apply here.
+    intraOpNumThreads: loadOcrConfig().threads,
     interOpNumThreads: 1,
     // Idle inference threads sleep instead of spinning: on a machine shared with the API and other work,
     // spinning threads burned 40 % more CPU and made pages slower (4.8 vs 7.3 CPU s at load average 6).

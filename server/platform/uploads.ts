@@ -13,6 +13,15 @@ export const WORKSHEET_UPLOAD_TYPES = [...WORKSHEET_TYPES, DICOM_TYPE] as const;
 export type Upload = { data: Buffer; mimeType: string; filename: string };
 export type MultipartForm = { files: Map<string, Upload>; fields: Record<string, string> };
 
+/** The upload a service asks for when it is ready to take it (after its permission check): services never see the request. */
+export type UploadSource = () => Promise<Upload>;
+
+/** Reads the one image field of a multipart request, checked by its content. */
+export async function readImageUpload(request: FastifyRequest, field: string, maxBytes: number): Promise<Upload> {
+  const form = await readMultipart(request, { files: { [field]: { types: IMAGE_TYPES, required: true } }, maxBytes });
+  return form.files.get(field)!;
+}
+
 const megabytes = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
 /**

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import type { Permission } from "../../domain/permissions";
-import type { AppDeps } from "../app";
 import { sonographers, worksheets, worksheetTemplates } from "../db/schema";
+import type { AppDeps } from "../platform/deps";
 import { multipart, type SignedIn } from "./test-app";
 
 /**

@@ -1,8 +1,8 @@
 import type { FastifyInstance, InjectOptions } from "fastify";
-import type { AppDeps } from "../app";
 import { reports, reportVersions, sonographers, worksheets, worksheetTemplates } from "../db/schema";
 import { saveFile } from "../features/files/files.service";
 import { snapshotOf } from "../features/reports/report-dto";
+import type { AppDeps } from "../platform/deps";
 import { as, multipart, type SignedIn } from "./test-app";
 
 /**

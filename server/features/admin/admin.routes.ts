@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { clinicStat, costProjection, systemStats } from "../../../domain/contracts/admin";
-import type { AppDeps } from "../../app";
+import type { AppDeps } from "../../platform/deps";
 import { requirePlatformAdmin } from "../../platform/platform-admin";
 import { clinicStatistics, costProjection as projectCosts, systemStatistics } from "./admin.service";
 import { scheduleDailySnapshots } from "./storage-snapshots";

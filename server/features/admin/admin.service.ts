@@ -1,5 +1,5 @@
 import type { ClinicStat, CostProjection, SystemStats } from "../../../domain/contracts/admin";
-import type { AppDeps } from "../../app";
+import type { AppDeps } from "../../platform/deps";
 import {
   activeUserCount,
   clinicActivity,

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../app";
+import type { AppDeps } from "../../platform/deps";
 import { fileBytesByKind, snapshotsSince, upsertSnapshot } from "./admin.repository";
 
 const DAY_MS = 86_400_000;

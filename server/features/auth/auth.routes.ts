@@ -14,16 +14,15 @@ import {
   resetPasswordRequest,
 } from "../../../domain/contracts/auth";
 import { AppError } from "../../../domain/errors";
-import type { AppDeps } from "../../app";
 import { recordAudit } from "../../platform/audit";
 import { clearSessionCookie, cookieIsSecure, loadSessionUser } from "../../platform/auth-plugin";
 import { requireUser } from "../../platform/context";
+import { type AppDeps, clockOf } from "../../platform/deps";
 import { destroySession, readSession } from "../../platform/sessions";
 import { checkCredentials, checkSecondFactor } from "./auth.service";
 import { LoginThrottle } from "./login-throttle";
 import { createOidcClient, OIDC_CALLBACK_PATH, OIDC_FLOW_COOKIE, OidcRefused } from "./oidc";
 import { completePasswordReset, requestPasswordReset } from "./password-reset.service";
-import { clockOf } from "./reauth.routes";
 import { markReauthenticated } from "./reauth.service";
 import {
   confirmRegistration,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { RegisterClinicRequest } from "../../../domain/contracts/auth";
 import { AppError } from "../../../domain/errors";
 import type { Db, Queryable } from "../../db/client";
-import type { RegistrationDetails } from "../../db/schema";
+import type { RegistrationDetails, users } from "../../db/schema";
 import { recordAudit } from "../../platform/audit";
 import type { FileStore } from "../../platform/file-store";
 import { hashPassword, verifyPassword } from "../../platform/passwords";
@@ -49,6 +49,17 @@ export async function createClinicWithAdmin(
     ...request,
   });
   return { clinic, user };
+}
+
+/** The account of a person joining a clinic by invitation (invitations.service.ts), for the invited address. */
+export async function createInvitedUser(
+  tx: Queryable,
+  values: Omit<typeof users.$inferInsert, "id" | "joinedAt"> & { email: string },
+) {
+  if (await findUserByEmail(tx, values.email)) {
+    throw new AppError("CONFLICT", "An account with this e-mail already exists. Log in to accept the invitation.");
+  }
+  return insertUser(tx, { ...values, id: randomUUID(), joinedAt: new Date() });
 }
 
 /** Server-side registration without a mailed link (the e2e seed, tools run by the operator); never over HTTP. */

@@ -1,13 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { reauthRequest, reauthStatus } from "../../../domain/contracts/signing";
 import { AppError } from "../../../domain/errors";
-import type { AppDeps } from "../../app";
 import { requireUser } from "../../platform/context";
+import { type AppDeps, clockOf } from "../../platform/deps";
 import { LoginThrottle } from "./login-throttle";
 import { type ReauthDeps, reauthenticate, reauthStatusOf } from "./reauth.service";
-
-/** The time every signing decision is judged by; tests inject a clock through AppDeps. */
-export const clockOf = (deps: AppDeps): (() => number) => deps.clock ?? Date.now;
 
 /**
  * Re-authentication before signing (issue 26): GET says how and until when, POST checks a password or an

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AppDeps } from "../../app";
 import { recordAudit } from "../../platform/audit";
 import { cookieIsSecure, setSessionCookie } from "../../platform/auth-plugin";
+import type { AppDeps } from "../../platform/deps";
 import { createSession, destroySession } from "../../platform/sessions";
 import { touchUserLastSeen } from "./auth.repository";
 

@@ -8,9 +8,9 @@ import {
   totpStatusResponse,
 } from "../../../domain/contracts/auth";
 import { AppError } from "../../../domain/errors";
-import type { AppDeps } from "../../app";
 import { loadSessionUser } from "../../platform/auth-plugin";
 import { requireUser } from "../../platform/context";
+import type { AppDeps } from "../../platform/deps";
 import { readSession } from "../../platform/sessions";
 import { findUserById } from "./auth.repository";
 import { checkSecondFactor } from "./auth.service";

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { clinicInfo, clinicRecord, clinicUpdate, uploadedFile } from "../../../domain/contracts/clinic";
 import { idParam } from "../../../domain/contracts/common";
-import { type AppDeps, MAX_UPLOAD_BYTES } from "../../app";
 import { clinicContext } from "../../platform/context";
+import { type AppDeps, MAX_UPLOAD_BYTES } from "../../platform/deps";
+import { readImageUpload } from "../../platform/uploads";
 import { getClinic, getClinicInfo, updateClinicInfo, uploadLogo } from "./clinic.service";
 
 /** The clinic's own record, its report header and its logo. */
@@ -27,10 +28,8 @@ export const clinicRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
     "/api/upload-logo",
     { schema: { response: { 201: uploadedFile } }, config: { rateLimit: { max: 30, timeWindow: "1 minute" } } },
     async (request, reply) => {
-      const result = await uploadLogo(
-        { db, fileStore: deps.fileStore, maxBytes: MAX_UPLOAD_BYTES },
-        clinicContext(request),
-        request,
+      const result = await uploadLogo({ db, fileStore: deps.fileStore }, clinicContext(request), () =>
+        readImageUpload(request, "logo", MAX_UPLOAD_BYTES),
       );
       return reply.status(201).send(result);
     },

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from "fastify";
 import {
   type ClinicInfo,
   type ClinicRecord,
@@ -15,10 +14,9 @@ import type { clinics } from "../../db/schema";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
-import { IMAGE_TYPES, readMultipart } from "../../platform/uploads";
+import type { UploadSource } from "../../platform/uploads";
 import { fileIdFromUrl, saveFile } from "../files/files.service";
-import { criticalRulesOff } from "../reports/report-critical";
-import { renewReportLists } from "../reports/reports.repository";
+import { criticalRulesChanged, criticalRulesOff } from "../reports/report-critical";
 import { findClinic, findClinicFileOfKind, updateClinic } from "./clinic.repository";
 import { LOGO_BOX, normalizeImage } from "./clinic-images";
 
@@ -106,7 +104,7 @@ export async function updateClinicInfo(db: Db, ctx: Ctx, clinicId: number, input
     });
     if (!row) throw notFound("Clinic");
     // The reports list marks and filters reports by the rules that are on: its remembered answers are renewed.
-    if (criticalRules) await renewReportLists(tx, ctx.clinicId);
+    if (criticalRules) await criticalRulesChanged(tx, ctx.clinicId);
     await recordAudit(tx, {
       action: "clinic.updated",
       clinicId: ctx.clinicId,
@@ -131,21 +129,12 @@ async function rulesOffAfter(
   return criticalRuleIds.filter((id) => (change[id] === undefined ? current.includes(id) : change[id] === false));
 }
 
-export type UploadDeps = { db: Db; fileStore: FileStore; maxBytes: number };
-
-/** Reads the one image field of a multipart request, checked by its content. */
-export async function readImageUpload(request: FastifyRequest, field: string, maxBytes: number) {
-  const form = await readMultipart(request, {
-    files: { [field]: { types: IMAGE_TYPES, required: true } },
-    maxBytes,
-  });
-  return form.files.get(field)!;
-}
+export type UploadDeps = { db: Db; fileStore: FileStore };
 
 /** Stores the logo and points the clinic at it, with its audit event, in one transaction. */
-export async function uploadLogo(deps: UploadDeps, ctx: Ctx, request: FastifyRequest) {
+export async function uploadLogo(deps: UploadDeps, ctx: Ctx, image: UploadSource) {
   assertCan(ctx, "clinic:manage");
-  const upload = await readImageUpload(request, "logo", deps.maxBytes);
+  const upload = await image();
   const png = await normalizeImage(upload, LOGO_BOX, "logo");
   return deps.db.transaction(async (tx) => {
     const file = await saveFile(tx, deps.fileStore, {

@@ -8,8 +8,8 @@ import {
   destinationUpdate,
   reportDeliveryList,
 } from "../../../domain/contracts/delivery";
-import type { AppDeps } from "../../app";
 import { clinicContext } from "../../platform/context";
+import type { AppDeps } from "../../platform/deps";
 import {
   createDestination,
   deleteDestination,

@@ -4,10 +4,10 @@ import { restoreDrawing, typedText } from "../../../domain/drawing/drawing-docum
 import { parseTypedMeasurements } from "../../../domain/drawing/typed-measurements";
 import { AppError } from "../../../domain/errors";
 import { type ScanType, scanTypes } from "../../../domain/report-engine/vocabulary";
-import type { AppDeps } from "../../app";
 import { loadWorksheetPages, recognizeWorksheet } from "../../ocr/ocr-service";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
+import type { AppDeps } from "../../platform/deps";
 import { createReportFromStudy } from "../reports/report-generation.service";
 import { getReport } from "../reports/reports.service";
 import { reportOfDrawing, updateDraftDigitalWorksheet } from "./drawings.repository";

@@ -7,8 +7,8 @@ import {
   saveDigitalWorksheetRequest,
 } from "../../../domain/contracts/drawings";
 import { reportSchema } from "../../../domain/contracts/reports";
-import type { AppDeps } from "../../app";
 import { clinicContext } from "../../platform/context";
+import type { AppDeps } from "../../platform/deps";
 import { sendPrivateFile } from "../../platform/send-file";
 import { createDraftFromDrawing } from "./drawing-draft.service";
 import {

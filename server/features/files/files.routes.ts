@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { idParam } from "../../../domain/contracts/common";
 import { notFound } from "../../../domain/errors";
-import type { AppDeps } from "../../app";
 import { clinicContext } from "../../platform/context";
+import type { AppDeps } from "../../platform/deps";
 import { sendPrivateFile } from "../../platform/send-file";
 import { readClinicFile } from "./files.service";
 

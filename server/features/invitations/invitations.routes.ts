@@ -11,9 +11,9 @@ import {
   registerViaInvitationRequest,
   tokenParam,
 } from "../../../domain/contracts/invitations";
-import type { AppDeps } from "../../app";
 import { loadSessionUser } from "../../platform/auth-plugin";
 import { clinicContext, requireUser } from "../../platform/context";
+import type { AppDeps } from "../../platform/deps";
 import { publicOrigin, startSession } from "../auth/sign-in";
 import { sendInvitationMail } from "./invitation-mailer";
 import {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   type CreateInvitationRequest,
   INVITATION_DAYS,
@@ -9,9 +9,8 @@ import type { Db, Queryable } from "../../db/client";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx, type SessionUser } from "../../platform/context";
 import { hashPassword } from "../../platform/passwords";
-import { findUserByEmail, insertUser } from "../auth/auth.repository";
-import { findPhysician } from "../physicians/physicians.repository";
-import { linkInvitedPhysician } from "../physicians/physicians.service";
+import { createInvitedUser } from "../auth/auth.service";
+import { getPhysician, linkInvitedPhysician } from "../physicians/physicians.service";
 import {
   cancelPendingForEmail,
   deactivateInvitation,
@@ -72,7 +71,7 @@ async function assertInvitablePhysician(tx: Queryable, ctx: Ctx, input: CreateIn
   if (input.role !== "physician") {
     throw new AppError("BAD_REQUEST", "A physician is invited with the physician role", "role");
   }
-  const physician = await findPhysician(tx, ctx.clinicId, input.physicianId!);
+  const physician = await getPhysician(tx, ctx, input.physicianId!);
   if (!physician) throw new AppError("NOT_FOUND", "Physician not found", "physicianId");
   if (physician.userId) {
     throw new AppError("CONFLICT", `${physician.name} already has a linked account`, "physicianId");
@@ -199,11 +198,7 @@ export async function registerViaInvitation(
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     const { invitation, clinic } = usable(await findInvitationByTokenHash(tx, hashToken(token), true));
-    if (await findUserByEmail(tx, invitation.email)) {
-      throw new AppError("CONFLICT", "An account with this e-mail already exists. Log in to accept the invitation.");
-    }
-    const user = await insertUser(tx, {
-      id: randomUUID(),
+    const user = await createInvitedUser(tx, {
       email: invitation.email,
       passwordHash,
       firstName: input.firstName,
@@ -212,7 +207,6 @@ export async function registerViaInvitation(
       role: invitation.role,
       invitedBy: invitation.invitedBy,
       invitedAt: invitation.createdAt,
-      joinedAt: new Date(),
     });
     await markInvitationAccepted(tx, invitation.id);
     if (invitation.physicianId !== null) {

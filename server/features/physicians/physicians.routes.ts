@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { uploadedFile } from "../../../domain/contracts/clinic";
 import { idParam } from "../../../domain/contracts/common";
 import { physician, physicianCreate, physicianList, physicianUpdate } from "../../../domain/contracts/physicians";
-import { type AppDeps, MAX_UPLOAD_BYTES } from "../../app";
 import { clinicContext } from "../../platform/context";
+import { type AppDeps, MAX_UPLOAD_BYTES } from "../../platform/deps";
+import { readImageUpload } from "../../platform/uploads";
 import {
   changePhysician,
   createPhysician,
@@ -41,10 +42,8 @@ export const physiciansRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
     "/api/upload-signature",
     { schema: { response: { 201: uploadedFile } }, config: { rateLimit: { max: 30, timeWindow: "1 minute" } } },
     async (request, reply) => {
-      const result = await uploadSignature(
-        { db, fileStore: deps.fileStore, maxBytes: MAX_UPLOAD_BYTES },
-        clinicContext(request),
-        request,
+      const result = await uploadSignature({ db, fileStore: deps.fileStore }, clinicContext(request), () =>
+        readImageUpload(request, "signature", MAX_UPLOAD_BYTES),
       );
       return reply.status(201).send(result);
     },

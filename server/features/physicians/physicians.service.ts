@@ -1,10 +1,10 @@
-import type { FastifyRequest } from "fastify";
 import type { Physician, physicianCreate, physicianUpdate } from "../../../domain/contracts/physicians";
 import { AppError, notFound } from "../../../domain/errors";
 import type { Db, Queryable } from "../../db/client";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
-import { assertOwnFileUrl, readImageUpload, type UploadDeps } from "../clinic/clinic.service";
+import type { UploadSource } from "../../platform/uploads";
+import { assertOwnFileUrl, type UploadDeps } from "../clinic/clinic.service";
 import { normalizeImage, SIGNATURE_BOX } from "../clinic/clinic-images";
 import { saveFile } from "../files/files.service";
 import {
@@ -145,9 +145,9 @@ export async function removePhysician(db: Db, ctx: Ctx, id: number): Promise<voi
 }
 
 /** Stores an uploaded or drawn signature (PNG after re-encoding); the physician is saved separately. */
-export async function uploadSignature(deps: UploadDeps, ctx: Ctx, request: FastifyRequest) {
+export async function uploadSignature(deps: UploadDeps, ctx: Ctx, image: UploadSource) {
   assertCan(ctx, "clinic:manage");
-  const upload = await readImageUpload(request, "signature", deps.maxBytes);
+  const upload = await image();
   const png = await normalizeImage(upload, SIGNATURE_BOX, "signature");
   return deps.db.transaction(async (tx) => {
     const file = await saveFile(tx, deps.fileStore, {

@@ -31,6 +31,9 @@ export const noCriticalState: CriticalState = {
 };
 
 /** The clinic's critical-result rules that are off. */
+/** The clinic turned rules on or off (clinic.service.ts): the list's remembered answers mark by the old rules. */
+export const criticalRulesChanged = (tx: Queryable, clinicId: number) => renewReportLists(tx, clinicId);
+
 export async function criticalRulesOff(db: Queryable, clinicId: number): Promise<string[]> {
   const [row] = await db.select({ off: clinics.criticalRulesOff }).from(clinics).where(eq(clinics.id, clinicId));
   return Array.isArray(row?.off) ? row.off : [];

@@ -21,9 +21,8 @@ import {
   updateReportRequest,
   versionParams,
 } from "../../../domain/contracts/reports";
-import type { AppDeps } from "../../app";
 import { assertCan, type Ctx, clinicContext, requireUser } from "../../platform/context";
-import { clockOf } from "../auth/reauth.routes";
+import { type AppDeps, clockOf } from "../../platform/deps";
 import { sessionReauthAt } from "../auth/reauth.service";
 import { archiveSignedVersion } from "../exports/exports.service";
 import { recordReadingReview } from "../worksheets/reading-corrections.service";

@@ -7,9 +7,8 @@ import {
   turnaroundQuery,
   turnaroundReportSchema,
 } from "../../../domain/contracts/sign-off";
-import type { AppDeps } from "../../app";
 import { clinicContext, requireUser } from "../../platform/context";
-import { clockOf } from "../auth/reauth.routes";
+import { type AppDeps, clockOf } from "../../platform/deps";
 import { type ClinicClock, reassignReport, signOffWorklist } from "./sign-off.service";
 import { turnaroundReport } from "./turnaround.service";
 

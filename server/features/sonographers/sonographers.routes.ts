@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { idParam } from "../../../domain/contracts/common";
 import { sonographer, sonographerInput, sonographerList } from "../../../domain/contracts/sonographers";
-import type { AppDeps } from "../../app";
 import { clinicContext } from "../../platform/context";
+import type { AppDeps } from "../../platform/deps";
 import { createSonographer, getSonographers, removeSonographer, replaceSonographer } from "./sonographers.service";
 
 /** The clinic's sonographers (people who scan; not necessarily users of the app). */

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { staffPasswordResetResponse } from "../../../domain/contracts/auth";
 import { staffIdParam, staffList } from "../../../domain/contracts/staff";
-import type { AppDeps } from "../../app";
 import { clinicContext } from "../../platform/context";
+import type { AppDeps } from "../../platform/deps";
 import { issueStaffPasswordReset } from "../auth/password-reset.service";
 import { publicOrigin } from "../auth/sign-in";
 import { deactivateStaff, listFormerStaff, listStaff, reactivateStaff } from "./staff.service";

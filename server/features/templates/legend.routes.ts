@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParam } from "../../../domain/contracts/common";
 import { legendEntry } from "../../../domain/contracts/templates";
-import { type AppDeps, MAX_UPLOAD_BYTES } from "../../app";
 import { clinicContext } from "../../platform/context";
+import { type AppDeps, MAX_UPLOAD_BYTES } from "../../platform/deps";
 import { IMAGE_TYPES, readMultipart } from "../../platform/uploads";
 import {
   createLegendEntry,
@@ -15,11 +15,10 @@ import {
 
 // varchar columns hold only the contract's choices (the service writes nothing else).
 const out = (row: LegendEntryRow) => row as z.output<typeof legendEntry>;
-// A function, not a constant: app.ts imports this module, so its exports are not ready at load time.
-const legendUpload = () => ({
+const legendUpload = {
   files: { exampleImage: { types: IMAGE_TYPES, required: false } },
   maxBytes: MAX_UPLOAD_BYTES,
-});
+};
 
 export const legendRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db } = deps.database;
@@ -30,7 +29,7 @@ export const legendRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
 
   app.post("/api/legend-entries", { schema: { response: { 201: legendEntry } } }, async (request, reply) => {
     const ctx = clinicContext(request);
-    const form = await readMultipart(request, legendUpload());
+    const form = await readMultipart(request, legendUpload);
     return reply.status(201).send(out(await createLegendEntry(db, deps.fileStore, ctx, form)));
   });
 
@@ -39,7 +38,7 @@ export const legendRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
     { schema: { params: idParam, response: { 200: legendEntry } } },
     async (request) => {
       const ctx = clinicContext(request);
-      const form = await readMultipart(request, legendUpload());
+      const form = await readMultipart(request, legendUpload);
       return out(await updateLegendEntryFor(db, deps.fileStore, ctx, request.params.id, form));
     },
   );

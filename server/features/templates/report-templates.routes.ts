@@ -6,8 +6,8 @@ import {
   reportTemplate,
   updateReportTemplateRequest,
 } from "../../../domain/contracts/templates";
-import type { AppDeps } from "../../app";
 import { clinicContext } from "../../platform/context";
+import type { AppDeps } from "../../platform/deps";
 import {
   createTemplate,
   deleteTemplate,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { AppDeps } from "../../app";
 import { requireUser } from "../../platform/context";
+import type { AppDeps } from "../../platform/deps";
 import { legendRoutes } from "./legend.routes";
 import { reportTemplatesRoutes } from "./report-templates.routes";
 import { textShortcutsRoutes } from "./text-shortcuts.routes";

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParam } from "../../../domain/contracts/common";
 import { shortcutUsage, textShortcut, textShortcutRequest } from "../../../domain/contracts/templates";
-import type { AppDeps } from "../../app";
 import { clinicContext } from "../../platform/context";
+import type { AppDeps } from "../../platform/deps";
 import { createShortcut, deleteShortcut, listShortcuts, updateShortcut, useShortcut } from "./text-shortcuts.service";
 
 export const textShortcutsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {

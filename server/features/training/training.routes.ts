@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { trainingPair } from "../../../domain/contracts/admin";
-import { type AppDeps, MAX_UPLOAD_BYTES } from "../../app";
+import { type AppDeps, MAX_UPLOAD_BYTES } from "../../platform/deps";
 import { requirePlatformAdmin } from "../../platform/platform-admin";
 import { IMAGE_TYPES, readMultipart } from "../../platform/uploads";
 import { addTrainingPair, trainingHistory } from "./training.service";

@@ -8,8 +8,8 @@ import {
   worksheetDetail,
   worksheetRecord,
 } from "../../../domain/contracts/worksheets";
-import { type AppDeps, MAX_UPLOAD_BYTES } from "../../app";
 import { assertCan, clinicContext } from "../../platform/context";
+import { type AppDeps, MAX_UPLOAD_BYTES } from "../../platform/deps";
 import { sendPrivateFile } from "../../platform/send-file";
 import { readMultipart, WORKSHEET_UPLOAD_TYPES } from "../../platform/uploads";
 import {
