@@ -3,7 +3,10 @@ import net from "node:net";
 import path from "node:path";
 import { outboxConfirmToken } from "../server/features/auth/registration.service";
 
-/** The real server (node --import tsx server/main.ts) on 127.0.0.1, for the fault and load benchmarks. */
+/**
+ * The real server on 127.0.0.1, for the fault and load benchmarks: compiled, as `npm start` runs it
+ * (scripts/run.mjs), or under tsx with BENCH_SERVER=tsx (how it ran before issue 30).
+ */
 export type RealServer = { child: ChildProcess; base: string };
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -21,7 +24,8 @@ export async function startServer(env: { DATA_DIR: string; DATABASE_URL?: string
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under a benchmark.
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/main.ts"], {
+  const entry = process.env.BENCH_SERVER === "tsx" ? ["--import", "tsx"] : ["scripts/run.mjs"];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry, "server/main.ts"], {
     cwd: root,
     // Its own process group: whatever it forks (the OCR child) can be found after a kill.
     detached: true,

@@ -1,8 +1,12 @@
-// `npm start`: builds the web client when it is missing or older than its sources, then runs the server.
+// `npm start`: builds the web client when it is missing or older than its sources, compiles the server when
+// dist/node is missing or older than its sources (scripts/build-server.mjs), then runs the compiled server with
+// plain Node in this process.
 // `npm start -- --demo` (or `npm run demo`) runs with the separate demo data directory and the demo clinic.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildServer, isStale } from "./build-server.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const builtIndex = path.join(root, "dist/web/index.html");
@@ -23,16 +27,15 @@ if (sources.some((dir) => newestMtime(dir) > builtAt)) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const demo = process.argv.includes("--demo");
-const env = { ...process.env };
-if (demo) {
-  env.SONOSCRIBE_DEMO = "1";
-  env.DATA_DIR ??= path.join(root, "demo-data");
+if (isStale()) {
+  console.log("Compiling the server...");
+  await buildServer();
 }
-const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/main.ts")], {
-  cwd: root,
-  env,
-  stdio: "inherit",
-});
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+
+if (process.argv.includes("--demo")) {
+  process.env.SONOSCRIBE_DEMO = "1";
+  process.env.DATA_DIR ??= path.join(root, "demo-data");
+}
+const main = path.join(root, "dist/node/server/main.js");
+process.argv = [process.argv[0], main];
+await import(pathToFileURL(main).href);

@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import multipart from "@fastify/multipart";
@@ -33,13 +32,14 @@ import { installErrorHandler } from "./platform/error-handler";
 import { createLogger } from "./platform/logger";
 import { createMailer } from "./platform/mailer";
 import { bearerMatches, installNoStore } from "./platform/no-store";
+import { repoPath } from "./platform/repo-root";
 import { RequestMetrics } from "./platform/request-metrics";
 import { installSameOriginGuard } from "./platform/same-origin";
 import { installSecurityHeaders } from "./platform/security-headers";
 
 export type { AppDeps } from "./platform/deps";
 
-const defaultWebRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "web");
+const defaultWebRoot = repoPath("dist", "web");
 
 export function defaultDeps(partial: Pick<AppDeps, "config" | "database" | "fileStore"> & Partial<AppDeps>): AppDeps {
   const logger = partial.logger ?? createLogger(partial.config.logLevel);

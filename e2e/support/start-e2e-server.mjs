@@ -37,7 +37,8 @@ const seeded = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "
   stdio: "inherit",
 });
 if (seeded.status !== 0) process.exit(seeded.status ?? 1);
-const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/main.ts")], {
+// The compiled server, as `npm start` runs it (compiled again first when a source changed).
+const server = spawn(process.execPath, [path.join(root, "scripts/run.mjs"), "server/main.ts"], {
   cwd: root,
   env,
   stdio: "inherit",

@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
@@ -10,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { repoPath } from "../platform/repo-root";
 import { acquireDirectoryLock } from "./directory-lock";
 import { type ChangeCounter, LocalChanges } from "./local-changes";
 import { PostgresChanges } from "./postgres-changes";
@@ -31,7 +31,7 @@ export type Database = {
   close(): Promise<void>;
 };
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+const migrationsFolder = repoPath("server", "db", "migrations");
 
 /**
  * Opens PostgreSQL when a URL is given, otherwise embedded PGlite in `dataDir/pgdata`

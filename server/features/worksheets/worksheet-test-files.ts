@@ -4,8 +4,9 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import PDFDocument from "pdfkit";
 import type { OcrMeasurement } from "../../../domain/contracts/ocr";
+import { repoPath } from "../../platform/repo-root";
 
-const fixturesDir = path.join(import.meta.dirname, "../../../fixtures/worksheets");
+const fixturesDir = repoPath("fixtures", "worksheets");
 export const fixture = (name: string) => readFile(path.join(fixturesDir, name));
 
 export type GroundTruth = {
