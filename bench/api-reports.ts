@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import pg from "pg";
+import { FIRST_NAMES, LAST_NAMES, seedReports } from "./report-seed";
 
 // autocannon ships no types; this is the part of its API used here.
 type AutocannonInstance = PromiseLike<{ errors: number; timeouts: number }> & {
@@ -49,16 +50,6 @@ const { values: args } = parseArgs({
     only: { type: "string" },
   },
 });
-
-const FIRST_NAMES = ["Alice", "Bob", "Carol", "Dan", "Eve", "Frank", "Grace", "Hugo", "Ivy", "Jack"]
-  .concat(["Kara", "Liam", "Mia", "Noah", "Olga", "Paul", "Quinn", "Rosa", "Sam", "Tina"])
-  .concat(["Uma", "Victor", "Wendy", "Xavier", "Yara", "Zane", "Amir", "Bea", "Chen", "Dara"])
-  .concat(["Emil", "Fay", "Gus", "Hana", "Ian", "Jo", "Kofi", "Lena", "Marek", "Nia"]);
-const LAST_NAMES = ["Smith", "Jones", "Brown", "Taylor", "Wilson", "Davies", "Evans", "Thomas", "Johnson", "Roberts"]
-  .concat(["Walker", "Wright", "Robinson", "Thompson", "White", "Hughes", "Edwards", "Green", "Hall", "Wood"])
-  .concat(["Harris", "Lewis", "Martin", "Jackson", "Clarke", "Clark", "Turner", "Hill", "Scott", "Cooper"])
-  .concat(["Morris", "Ward", "Moore", "King", "Watson", "Baker", "Harrison", "Morgan", "Patel", "Young"])
-  .concat(["Allen", "Mitchell", "James", "Anderson", "Phillips", "Lee", "Bell", "Parker", "Davis", "Nguyen"]);
 
 type Scenario = {
   name: string;
@@ -142,7 +133,7 @@ async function serve(kind: "pglite" | "postgres", databaseUrl: string | undefine
   const sid = login.cookies.find((c) => c.name === "sid")!.value;
 
   const started = performance.now();
-  await seedReports(database.db, clinicId);
+  await seedReports(database.db, clinicId, REPORTS);
   const seedSeconds = (performance.now() - started) / 1000;
 
   await app.listen({ port: 0, host: "127.0.0.1" });
@@ -155,32 +146,6 @@ async function serve(kind: "pglite" | "postgres", databaseUrl: string | undefine
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop());
-}
-
-/** One INSERT ... SELECT: names from 40 x 50 first and last names, 13 study types, three years of dates. */
-async function seedReports(db: import("../server/db/client").Db, clinicId: number) {
-  const first = FIRST_NAMES;
-  const last = LAST_NAMES;
-  const types = ["Lower Limb Venous", "Upper Limb Venous", "Lower Limb Arterial", "Upper Limb Arterial"]
-    .concat(["Carotid Duplex", "Vertebral Duplex", "Abdominal Aorta", "Renal Duplex", "Mesenteric Duplex"])
-    .concat(["DVT Assessment", "AV Fistula/Graft", "Post Endovenous Intervention", "Transcranial Doppler"]);
-  const arr = (items: string[]) => sql.raw(`array[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(",")}]`);
-  await db.execute(sql`
-    insert into reports (clinic_id, patient_name, patient_dob, exam_date, study_type, indication, findings,
-                         impression, is_draft, generated_at, updated_at)
-    select ${clinicId},
-           (${arr(first)})[1 + (i % ${first.length})] || ' ' || (${arr(last)})[1 + ((i / ${first.length}) % ${last.length})],
-           date '1935-01-01' + (i * 37 % 25000),
-           date '2023-01-01' + (i % 1100),
-           (${arr(types)})[1 + (i % ${types.length})],
-           'Follow-up of known disease.',
-           'Right internal carotid artery: proximal PSV 123 cm/s, EDV 26 cm/s. Left internal carotid artery: PSV 80 cm/s.',
-           'Right internal carotid artery: 50-69% stenosis.',
-           i % 3 <> 0,
-           timestamptz '2023-01-01 00:00:00+00' + make_interval(mins => i * 15),
-           now()
-    from generate_series(1, ${REPORTS}) as s(i)`);
-  await db.execute(sql`analyze reports`);
 }
 
 // ---------------------------------------------------------------------------------------------- load

@@ -119,15 +119,29 @@ function tokenCondition(token: SearchToken): SQL {
   return or(...alternatives)!;
 }
 
-const newestFirst = [sql`${reports.generatedAt} desc nulls last`, sql`${reports.id} desc nulls last`];
+/** One key of a list order; `reversed` is the same key read from the other end (a backward index scan). */
+type OrderKey = { column: AnyColumn; desc: boolean; nullsLast: boolean };
+const key = (column: AnyColumn, desc: boolean, nullsLast = true): OrderKey => ({ column, desc, nullsLast });
+const orderSql = (keys: OrderKey[], reversed = false) =>
+  keys.map(({ column, desc, nullsLast }) => {
+    const d = desc !== reversed;
+    const last = nullsLast !== reversed;
+    return sql`${column} ${sql.raw(d ? "desc" : "asc")} ${sql.raw(last ? "nulls last" : "nulls first")}`;
+  });
 
-const orders: Record<ReportSort, SQL[]> = {
-  generated_desc: newestFirst,
-  generated_asc: [sql`${reports.generatedAt} asc nulls last`, sql`${reports.id} asc`],
+const newestFirstKeys = [key(reports.generatedAt, true), key(reports.id, true)];
+const newestFirst = orderSql(newestFirstKeys);
+
+const orders: Record<ReportSort, OrderKey[]> = {
+  generated_desc: newestFirstKeys,
+  generated_asc: [key(reports.generatedAt, false), key(reports.id, false)],
   // Reports without an exam date go last either way; the id keeps pages stable among equal dates.
-  exam_desc: [sql`${reports.examDate} desc nulls last`, sql`${reports.id} desc`],
-  exam_asc: [sql`${reports.examDate} asc nulls last`, sql`${reports.id} asc`],
+  exam_desc: [key(reports.examDate, true), key(reports.id, true)],
+  exam_asc: [key(reports.examDate, false), key(reports.id, false)],
 };
+
+/** Below this many rows skipped a page is read forwards in one statement; deeper ones look at the total first. */
+const DEEP_OFFSET = 600;
 
 const statusConditions: Record<ReportStatusFilter, SQL> = {
   draft: sql`${reports.isFinalized} = false and ${reports.amendmentCount} = 0`,
@@ -147,9 +161,11 @@ function filterConditions(filters: ReportFilters = {}): SQL[] {
 }
 
 /**
- * One page and its total in one statement (one round trip). The page's ids are chosen first, in the order of
- * reports_clinic_live_idx (an index-only scan for the list), so that a deep page joins the names of its 12
- * rows only, not of every row it skips. The total is an uncorrelated subquery, run once.
+ * One page and its total. The page's ids are chosen first, in the order of reports_clinic_live_idx (an index-only
+ * scan for the list), so that a deep page joins the names of its 12 rows only, not of every row it skips. A page
+ * near the start is one statement (the total an uncorrelated subquery). A deep page (issue 30) reads the total
+ * first and then takes its rows from whichever end of the index is nearer, the backward scan in the reversed order:
+ * the last page costs what the first does, and no page skips more than half the matching rows.
  */
 export async function listReports(
   db: Queryable,
@@ -158,32 +174,48 @@ export async function listReports(
 ): Promise<{ rows: ReportWithPeople[]; total: number }> {
   const filters = filterConditions(search.filters);
   const where = and(live(clinicId), ...search.tokens.map(tokenCondition), ...filters, search.critical ?? undefined);
-  const order = orders[search.sort ?? "generated_desc"];
+  const keys = orders[search.sort ?? "generated_desc"];
   // Unfiltered totals come from the trigger-kept counter: counting 100,000 rows per page is too slow.
   const total =
     search.tokens.length === 0 && filters.length === 0 && !search.critical
       ? sql<number>`coalesce((select ${reportCounters.liveCount} from ${reportCounters} where ${eq(reportCounters.clinicId, clinicId)}), 0)`
       : sql<number>`(select count(*)::int from ${reports} where ${where})`;
-  const page = db
-    .select({ pageId: sql<number>`${reports.id}`.as("page_id") })
-    .from(reports)
-    .where(where)
-    .orderBy(...order)
-    .limit(search.limit)
-    .offset(search.offset)
-    .as("page");
-  const rows = await db
-    .select({ ...reportWithPeople, total: total.mapWith(Number) })
-    .from(reports)
-    .innerJoin(page, eq(page.pageId, reports.id))
-    .leftJoin(physicians, and(eq(physicians.id, reports.physicianId), eq(physicians.clinicId, reports.clinicId)))
-    .leftJoin(finalizer, eq(finalizer.id, reports.finalizedBy))
-    .leftJoin(amender, eq(amender.id, reports.amendedBy))
-    .orderBy(...order);
-  if (rows.length > 0) return { rows, total: rows[0]!.total };
-  // A page past the end has no row to carry the total.
-  const [count] = await db.select({ total: total.mapWith(Number) }).from(sql`(select 1) as one`);
-  return { rows: [], total: count?.total ?? 0 };
+  const countTotal = async () => {
+    const [count] = await db.select({ total: total.mapWith(Number) }).from(sql`(select 1) as one`);
+    return count?.total ?? 0;
+  };
+  const pageIds = (limit: number, offset: number, reversed: boolean) =>
+    db
+      .select({ pageId: sql<number>`${reports.id}`.as("page_id") })
+      .from(reports)
+      .where(where)
+      .orderBy(...orderSql(keys, reversed))
+      .limit(limit)
+      .offset(offset)
+      .as("page");
+  const withPeople = (totalOfRows: SQL<number>, page: ReturnType<typeof pageIds>) =>
+    db
+      .select({ ...reportWithPeople, total: totalOfRows.mapWith(Number) })
+      .from(reports)
+      .innerJoin(page, eq(page.pageId, reports.id))
+      .leftJoin(physicians, and(eq(physicians.id, reports.physicianId), eq(physicians.clinicId, reports.clinicId)))
+      .leftJoin(finalizer, eq(finalizer.id, reports.finalizedBy))
+      .leftJoin(amender, eq(amender.id, reports.amendedBy))
+      .orderBy(...orderSql(keys));
+
+  if (search.offset < DEEP_OFFSET) {
+    const rows = await withPeople(total, pageIds(search.limit, search.offset, false));
+    if (rows.length > 0) return { rows, total: rows[0]!.total };
+    // A page past the end has no row to carry the total.
+    return { rows: [], total: await countTotal() };
+  }
+  const count = await countTotal();
+  if (search.offset >= count) return { rows: [], total: count };
+  const take = Math.min(search.limit, count - search.offset);
+  // Rows after the page, counted from the end: read backwards when that is shorter than the rows before it.
+  const after = count - search.offset - take;
+  const page = after < search.offset ? pageIds(take, after, true) : pageIds(take, search.offset, false);
+  return { rows: await withPeople(sql<number>`${count}`, page), total: count };
 }
 
 export async function recentReports(db: Queryable, clinicId: number, limit: number): Promise<ReportWithPeople[]> {
