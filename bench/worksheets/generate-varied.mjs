@@ -6,7 +6,12 @@
 // written right of the label, below it, in a boxed cell or in a key/value table, a name as one field or split into
 // surname and given names, optional header fields, and the comments section's own label.
 //
-//   node bench/worksheets/generate-varied.mjs --seed 101 --count 40 --out /tmp/varied-101 [--pdf-every 7]
+//   node bench/worksheets/generate-varied.mjs --seed 101 --count 40 --out /tmp/varied-101 [--pdf-every 7] [--wide]
+//
+// --wide draws wider forms, from a random stream of its own (without it every seed gives the very same files as
+// before): more label wordings, labels in capitals or without their colon, values at a column of their own or on a
+// dotted leader, labels right-aligned against their values, a label over its box, three fields a line, condensed,
+// narrow and monospaced form fonts, three more handwriting fonts.
 //
 // Writes ws-<clean|noisy>-NNN.{png,jpg,json}, some .pdf, and manifest.json (the first half clean, the second noisy).
 // Ground truth: patientName/patientNameTokens/patientDob/examDate as the original generator, plus `header`
@@ -17,7 +22,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { createCanvas } from "@napi-rs/canvas";
+import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
 import PDFDocument from "pdfkit";
 import { parseArgs } from "../worksheet-kit/cli.mjs";
 import { formatDate, isoOf, randomDate } from "../worksheet-kit/dates.mjs";
@@ -39,6 +44,7 @@ const SEED = Number(args.seed ?? 101);
 const COUNT = Number(args.count ?? 40);
 const OUT = path.resolve(args.out ?? "varied");
 const PDF_EVERY = Number(args["pdf-every"] ?? 7);
+const WIDE = args.wide !== undefined;
 fs.mkdirSync(OUT, { recursive: true });
 
 const FORM_FONTS = [
@@ -185,6 +191,77 @@ const LABELS = {
     "Tech impression:",
   ],
 };
+// --wide: more wordings clinics use, drawn beside the pools above.
+const WIDE_LABELS = {
+  name: [
+    "Name of patient:",
+    "Patient's full name:",
+    "Pt. Name",
+    "PATIENT",
+    "Patient name / ID:",
+    "Name (Last, First):",
+    "Patient Name:",
+    "PT NAME:",
+  ],
+  surname: ["Family Name:", "LAST NAME:", "Surname (block letters):"],
+  given: ["Given Name:", "First Name(s):", "Christian name:"],
+  dob: ["Date of Birth:", "D.O.B:", "DOB (dd/mm/yyyy):", "Birth date", "Date of birth (DD/MM/YY)", "D/O/B:"],
+  exam: [
+    "Date:",
+    "Date of examination:",
+    "Exam Date (dd/mm/yyyy):",
+    "Scan Date:",
+    "Visit date:",
+    "Procedure date:",
+    "DATE",
+    "Date of Study:",
+  ],
+  referringPhysician: ["Referring Dr:", "Ref. Physician:", "Requested by:", "Referring MO:", "GP / Referrer:"],
+  mrn: ["MRN #:", "Hosp. No:", "Record No.:", "ID No.:", "Patient No:", "UR Number:"],
+  indication: ["Reason for referral:", "Clinical Information:", "Indications:", "Symptoms:", "Reason:"],
+  sonographer: ["Sonographer initials:", "Technician:", "Operator:", "Scanned by", "TECH"],
+  sex: ["M/F:", "Sex (M/F):", "Gender"],
+  comments: ["Findings:", "Remarks:", "Technologist comments:", "Comments / findings:", "Sonographer notes:"],
+};
+const WIDE_FORM_FONTS = [
+  ["SansCond", "SansCondBold"],
+  ["Narrow", "NarrowBold"],
+  ["SansMono", "SansMonoBold"],
+  ["SerifCond", "SerifCondBold"],
+];
+const WIDE_HAND_FONTS = [
+  { name: "HBWBuild", scale: 1.05 },
+  { name: "HBWCreate", scale: 1.05 },
+  { name: "HBWLearn", scale: 1.05 },
+];
+for (const [name, file] of [
+  ["SansCond", "truetype/dejavu/DejaVuSansCondensed.ttf"],
+  ["SansCondBold", "truetype/dejavu/DejaVuSansCondensed-Bold.ttf"],
+  ["Narrow", "truetype/liberation/LiberationSansNarrow-Regular.ttf"],
+  ["NarrowBold", "truetype/liberation/LiberationSansNarrow-Bold.ttf"],
+  ["SansMono", "truetype/dejavu/DejaVuSansMono.ttf"],
+  ["SansMonoBold", "truetype/dejavu/DejaVuSansMono-Bold.ttf"],
+  ["SerifCond", "truetype/dejavu/DejaVuSerifCondensed.ttf"],
+  ["SerifCondBold", "truetype/dejavu/DejaVuSerifCondensed-Bold.ttf"],
+  ["HBWBuild", "opentype/bwht/BecauseWeBuild-Regular.otf"],
+  ["HBWCreate", "opentype/bwht/BecauseWeCreate-Regular.otf"],
+  ["HBWLearn", "opentype/bwht/BecauseWeLearn-Regular.otf"],
+]) {
+  if (WIDE) GlobalFonts.registerFromPath(`/usr/share/fonts/${file}`, `ws${name}`);
+}
+
+/** --wide: the sheet's labels reworded, in capitals or without their colon now and then, from the wide stream. */
+function widenLabels(wrng, labels) {
+  const out = {};
+  for (const [key, label] of Object.entries(labels)) {
+    let l = wrng.chance(0.5) ? wrng.pick(WIDE_LABELS[key]) : label;
+    if (wrng.chance(0.15)) l = l.toUpperCase();
+    if (wrng.chance(0.15) && key !== "comments") l = l.replace(/:$/, "");
+    out[key] = l;
+  }
+  return out;
+}
+
 // Distractors some forms carry; their values must never be taken for another field.
 const DISTRACTORS = [
   ["Age:", (doc) => String(2026 - doc.dobParts.y)],
@@ -268,7 +345,7 @@ function renderPage(rng, doc) {
   // Header fields.
   const fields = headerFields(rng, doc);
   // A tall field style in one column would run into the table and the footer: such forms use two columns.
-  if ((doc.form.fieldStyle === "below" || doc.form.fieldStyle === "boxed") && fields.length > 6) doc.form.columns = 2;
+  if (["below", "boxed", "above-box"].includes(doc.form.fieldStyle) && fields.length > 6) doc.form.columns = 2;
   const cols = doc.form.columns;
   const top = 310;
   const labelSize = doc.form.labelSize;
@@ -276,8 +353,16 @@ function renderPage(rng, doc) {
   const colW = innerW / cols;
   const boxes = {};
   const style = doc.form.fieldStyle;
-  const rowH = style === "inline" || style === "table" ? doc.form.rowH : doc.form.rowH + 40;
-  const nRows = Math.ceil(fields.length / cols);
+  const rowH = ["inline", "table", "aligned", "dotted", "right", "flow"].includes(style)
+    ? doc.form.rowH
+    : doc.form.rowH + 40;
+  // --wide "flow": fields one after another along the line ("Name: ____  DOB: ____  Date: ____"), each with room
+  // for its value, wrapping at the margin.
+  const flow = style === "flow" ? flowLayout(ctx, doc, fields, M) : null;
+  const nRows = flow ? flow.rows : Math.ceil(fields.length / cols);
+  // --wide "aligned"/"right": values start at one column after the longest label.
+  setFont(ctx, labelSize, doc.form.boldLabels ? formBold : formFont);
+  const valueAt = Math.max(...fields.map(([, label]) => ctx.measureText(label).width)) + 30;
   ctx.strokeStyle = ink;
   ctx.lineWidth = 2;
   if (doc.form.frame && style !== "table" && style !== "boxed") ctx.strokeRect(M, top, innerW, nRows * rowH + 20);
@@ -290,7 +375,26 @@ function renderPage(rng, doc) {
     setFont(ctx, labelSize, doc.form.boldLabels ? formBold : formFont);
     ctx.fillStyle = ink;
     const lw = ctx.measureText(label).width;
-    if (style === "inline") {
+    if (flow) {
+      const { x: fx, row: fr, room } = flow.at[i];
+      const y = top + 10 + fr * rowH + rowH * 0.62;
+      ctx.fillText(label, fx, y);
+      if (doc.form.underline) ctx.fillRect(fx + lw + 10, y + 8, room, 2);
+      boxes[key] = writeValue(value, fx + lw + 20 + jitter(-6, 16), y + jitter(-6, 4));
+    } else if (style === "aligned" || style === "right" || style === "dotted") {
+      const y = yTop + rowH * 0.62;
+      const vx = style === "dotted" ? x + lw + 16 : x + valueAt;
+      ctx.fillText(label, style === "right" ? x + valueAt - 24 - lw : x, y);
+      if (style === "dotted") {
+        for (let dx = vx; dx < x + colW - 40; dx += 9) ctx.fillRect(dx, y + 2, 3, 3);
+      } else if (doc.form.underline) ctx.fillRect(vx - 6, y + 8, Math.max(120, colW - valueAt - 40), 2);
+      boxes[key] = writeValue(value, vx + 6 + jitter(-4, 24), y + jitter(-6, 4));
+    } else if (style === "above-box") {
+      const y = yTop + labelSize + 2;
+      ctx.fillText(label, x, y);
+      ctx.strokeRect(x - 6, y + 10, colW - 50, rowH - labelSize - 22);
+      boxes[key] = writeValue(value, x + 8 + jitter(0, 30), y + 10 + (rowH - labelSize - 22) * 0.75 + jitter(-4, 2));
+    } else if (style === "inline") {
       const y = yTop + rowH * 0.62;
       ctx.fillText(label, x, y);
       if (doc.form.underline) ctx.fillRect(x + lw + 12, y + 8, colW - lw - 50, 2);
@@ -371,6 +475,29 @@ function renderPage(rng, doc) {
   ctx.fillText("Signature: ______________________", M, H - 150);
   ctx.fillText(`Form ${doc.formCode}    Page 1 of 1`, M, H - 105);
   return { canvas, boxes };
+}
+
+/** --wide "flow" layout: where each field's label starts, on which row, and the room left for its value. */
+function flowLayout(ctx, doc, fields, M) {
+  const at = [];
+  let x = M + 18;
+  let row = 0;
+  for (const [, label, value] of fields) {
+    setFont(ctx, doc.form.labelSize, doc.form.boldLabels ? doc.form.fonts[1] : doc.form.fonts[0]);
+    const lw = ctx.measureText(label).width;
+    // Handwriting runs wider than print: room for the value as the writer would need it.
+    const room = Math.max(
+      160,
+      value.length * (doc.level === "clean" ? 0.62 * doc.form.valueSize : 0.75 * doc.handSize) + 40,
+    );
+    if (x > M + 18 && x + lw + 20 + room > W - M) {
+      row++;
+      x = M + 18;
+    }
+    at.push({ x, row, room });
+    x += lw + 20 + room + doc.form.flowGap;
+  }
+  return { at, rows: row + 1 };
 }
 
 function toPdf(imgBuf, widthPx, heightPx, dpi) {
@@ -512,6 +639,26 @@ for (let i = 0; i < COUNT; i++) {
     handSize: rng.f(36, 46),
     inkColor: rng.pick(["#1b2a8c", "#14206b", "#161616", "#2a2a40"]),
   };
+  if (WIDE) {
+    // Its own stream: the main one draws exactly what it draws without --wide.
+    const wrng = makeRng(hashSeed(SEED, i, "varied-wide"));
+    doc.labels = widenLabels(wrng, doc.labels);
+    doc.form.fieldStyle = wrng.pick([
+      "inline",
+      "below",
+      "boxed",
+      "table",
+      "aligned",
+      "right",
+      "dotted",
+      "above-box",
+      "flow",
+    ]);
+    if (wrng.chance(0.4)) doc.form.fonts = wrng.pick(WIDE_FORM_FONTS);
+    if (wrng.chance(0.3)) doc.handFont = wrng.pick(WIDE_HAND_FONTS);
+    doc.form.flowGap = wrng.i(30, 90);
+    if (["aligned", "right", "dotted"].includes(doc.form.fieldStyle)) doc.form.columns = wrng.pick([1, 1, 2]);
+  }
   const distractor = rng.chance(0.35) ? rng.pick(DISTRACTORS) : null;
   doc.distractor = distractor ? [distractor[0], distractor[1](doc, rng)] : null;
   doc.measurements = template === "carotid" ? carotidValues(rng) : venousValues(rng);
@@ -557,7 +704,7 @@ for (let i = 0; i < COUNT; i++) {
       ...Object.fromEntries(Object.entries(header).map(([k, v]) => [k, v === null ? null : written[k]])),
     },
     labels: Object.fromEntries(
-      Object.entries(labels).filter(([k]) =>
+      Object.entries(doc.labels).filter(([k]) =>
         ["surname", "given"].includes(k)
           ? splitName
           : k === "name"

@@ -282,3 +282,64 @@ describe("a label the lexicon does not know, with its value in the same region",
     expect(fields.indication.value).toBe("TIA");
   });
 });
+
+describe("header fields on other clinics' forms (issue 23, third session)", () => {
+  const read = (regions: ReturnType<typeof at>[]) => extractSheetFields(regions, now);
+
+  it("skips a flat sliver over a label's colon and the value's first letter", () => {
+    const fields = read([
+      at("Name (Last, First):", { u: 100, v: 300 }),
+      // Flatter than the text around it (a colon and a letter's top), wider than twice its own height.
+      at(":F", { u: 320, v: 306, w: 36, h: 16 }),
+      at("Rajesh Fitzgerald", { u: 342, v: 300 }),
+    ]);
+    expect(fields.patientName.value).toBe("Rajesh Fitzgerald");
+  });
+
+  it("cuts a value run into the next column's label off that label", () => {
+    const fields = read([
+      at("Patient Name", { u: 100, v: 300 }),
+      at("MICHELLE X. MOORE Dr:", { u: 300, v: 300 }),
+      at("Dr C. Chen", { u: 640, v: 300 }),
+    ]);
+    expect(fields.patientName.value).toBe("MICHELLE X. MOORE");
+    expect(fields.referringPhysician.value).toBe("Dr C. Chen");
+    // One to three plain words before a colon are a label, not a value.
+    const label = read([
+      at("File number:", { u: 100, v: 300 }),
+      at("Name:", { u: 100, v: 360 }),
+      at("IDA KING", { u: 180, v: 360 }),
+    ]);
+    expect(label.patientName.value).toBe("IDA KING");
+  });
+
+  it("takes the label's last word as what it asks for when it is a label of its own", () => {
+    const fields = read([
+      at("Sonographer:", { u: 100, v: 300 }),
+      at("KL", { u: 260, v: 300 }),
+      at("Sonographer notes:", { u: 100, v: 600 }),
+      at("No DVT seen", { u: 100, v: 650 }),
+    ]);
+    expect(fields.sonographer.value).toBe("KL");
+    expect(fields.comments.value).toBe("No DVT seen");
+  });
+
+  it("keeps a remark in brackets with its label without a colon", () => {
+    const fields = read([at("Date of birth (DD/MM/YY) 07.04.2003", { u: 100, v: 300 })]);
+    expect(fields.patientDob.value).toBe("2003-04-07");
+  });
+
+  it("knows a general practitioner as the referrer", () => {
+    const fields = read([at("GP / Referrer:", { u: 100, v: 300 }), at("Dr Q. Walsh", { u: 300, v: 300 })]);
+    expect(fields.referringPhysician.value).toBe("Dr Q. Walsh");
+  });
+
+  it("ends a name before the next field's date on its line", () => {
+    const fields = read([
+      at("Pt Name:", { u: 100, v: 300 }),
+      at("FITZGERALD, Edward", { u: 210, v: 300 }),
+      at("18/04/2020", { u: 450, v: 300 }),
+    ]);
+    expect(fields.patientName.value).toBe("FITZGERALD, Edward");
+  });
+});

@@ -40,7 +40,7 @@ export type PatientFieldName = "patientName" | "patientDob" | "examDate";
 const NAME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz ,.'-";
 const DATE_CHARS = "0123456789./-";
 
-type Piece = { region: ReadRegion; from: number };
+export type Piece = { region: ReadRegion; from: number };
 /** The recogniser steps [from, to) of a matrix that hold (part of) a value. */
 type Span = { matrix: CharMatrix; from: number; to: number };
 
@@ -86,20 +86,46 @@ function valuePieces(label: ReadRegion, hit: LabelHit, regions: ReadRegion[], is
   return pieces;
 }
 
+/** Fields that name people: their values have no digits. */
+const PERSON_FIELDS: ReadonlySet<LabelField> = new Set([
+  "patientName",
+  "surname",
+  "givenName",
+  "referringPhysician",
+  "sonographer",
+]);
+
+/**
+ * A person's name ends before a region that reads as a number or a date ("FITZGERALD, Edward" then "18/04/2020",
+ * the next field's value, close on the same line): read as letters, its digits would end the name as "BO Co".
+ */
+export function withoutOthersNumbers(field: LabelField, pieces: Piece[]): Piece[] {
+  if (!PERSON_FIELDS.has(field)) return pieces;
+  const numeric = (p: Piece) => {
+    const text = p.region.read.text;
+    const digits = text.replace(/\D/g, "").length;
+    return digits >= 2 && digits > text.replace(/[^A-Za-z]/g, "").length;
+  };
+  const end = pieces.findIndex((p, i) => i > 0 && p.from === 0 && numeric(p));
+  return end < 0 ? pieces : pieces.slice(0, end);
+}
+
 /** How many lines of a sheet's own comments are read. */
 const COMMENT_LINES = 3;
 
 /**
  * The detector sometimes adds a small region between a label and its value, over the colon's edge or the end of
- * the underline, which reads as a stray "1" or "S". Such a sliver lies mostly under its neighbours.
+ * the underline, which reads as a stray "1", "S" or ":F". Such a sliver lies mostly under its neighbours. It is
+ * often flatter than the text around it (a colon and a letter's top), so its width is judged against the text it
+ * overlaps too.
  */
-function isSliver(region: ReadRegion, line: ReadRegion[]): boolean {
+export function isSliver(region: ReadRegion, line: ReadRegion[]): boolean {
   const width = region.u1 - region.u0;
-  if (width > 2 * heightOf(region)) return false;
-  const overlaps = line
-    .filter((r) => r !== region)
+  const neighbours = line.filter((r) => r !== region && Math.min(r.u1, region.u1) > Math.max(r.u0, region.u0));
+  const textHeight = Math.max(heightOf(region), Math.min(...neighbours.map(heightOf)));
+  if (width > 2 * textHeight) return false;
+  const overlaps = neighbours
     .map((r) => [Math.max(r.u0, region.u0), Math.min(r.u1, region.u1)] as const)
-    .filter(([a, b]) => b > a)
     .sort((x, y) => x[0] - y[0]);
   let covered = 0;
   let end = region.u0;
@@ -302,7 +328,10 @@ export function extractSheetFields(
     const field = hit.field;
     if (!field || claimedValues.has(region)) continue;
     labelTop = labelTop === null ? region.v0 : Math.min(labelTop, region.v0);
-    const pieces = valuePieces(region, hit, regions, (r) => isLabel(r) && !sameFieldWithValue(r, field));
+    const pieces = withoutOthersNumbers(
+      field,
+      valuePieces(region, hit, regions, (r) => isLabel(r) && !sameFieldWithValue(r, field)),
+    );
     if (pieces.length === 0) continue;
     for (const p of pieces) {
       claimed.add(p.region);

@@ -49,3 +49,15 @@ describe("the field a printed label names on a blank form (one lexicon with the 
     expect(lexiconFieldOf("client")).toBeUndefined();
   });
 });
+
+describe("labels of other clinics' wordings (issue 23, third session)", () => {
+  it.each([
+    ["GP / Referrer:", "referringPhysician"],
+    ["Referring GP", "referringPhysician"],
+    ["Sonographer notes:", "comments"],
+    ["Patient name / ID:", "patientName"],
+    ["Date of birth (DD/MM/YY)", "patientDob"],
+  ])("%s names %s", (text, field) => {
+    expect(fieldOfLabel(text)).toBe(field);
+  });
+});

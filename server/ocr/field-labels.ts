@@ -64,6 +64,15 @@ const LEXICON: Record<LabelField | "other", string[]> = {
     "requestingphysician",
     "requestingdr",
     "requestedby",
+    // A general practitioner is who refers in much of the world ("GP / Referrer:", "Referring GP:").
+    "gpreferrer",
+    "referringgp",
+    "generalpractitioner",
+    "familydoctor",
+    "gp:",
+    // What is left of "Ref Dr:" when its first word ran into the value before it; a form's doctor is its referrer.
+    "doctor:",
+    "dr:",
   ],
   mrn: [
     "medicalrecordnumber",
@@ -260,8 +269,10 @@ function matchChars(
       if (chars.slice(0, endIndex).some((c) => c.char === ":")) continue;
       let next = endIndex + 1;
       while (next < chars.length && /[.\s]/.test(chars[next]!.char)) next++;
+      const tailFrom = next;
       next = labelTailEnd(chars, next, label.length >= 5 && label !== "date");
       const colon = chars[next]?.char === ":";
+      const named = headWordField(chars.slice(tailFrom, next), field, entries);
       const whole = chars.slice(next).every((c) => /[\s:.#]/.test(c.char));
       // A short label like "name" or "id" must be followed by a colon, otherwise it is a word of some value; or by
       // digits, which no name has ("DOB 1/3/1975" whose faint colon was not read); or stand alone.
@@ -271,10 +282,28 @@ function matchChars(
       if ((fuzzy || colonOnly) && !colon) continue;
       while (next < chars.length && /[:\s.#]/.test(chars[next]!.char)) next++;
       const endStep = next < chars.length ? chars[next]!.step - 1 : steps;
-      return { field, endStep: Math.max(0, endStep), length, colon };
+      return { field: named, endStep: Math.max(0, endStep), length, colon };
     }
   }
   return null;
+}
+
+/**
+ * The field a label names when more words run on to its colon: the last word decides when it is a long label of
+ * its own ("Sonographer notes:" asks for notes, the comments, not the sonographer; "Patient name / ID:" stays the
+ * name, "id" being short).
+ */
+function headWordField(tail: { char: string }[], field: LabelField | null, entries: Entry[]): LabelField | null {
+  const words = tail
+    .map((c) => c.char)
+    .join("")
+    .split(/[\s/]+/)
+    .map(squash)
+    .filter(Boolean);
+  const last = words.at(-1);
+  if (!last || last.length < 5) return field;
+  const own = entries.find((e) => e.label === last && !e.colonOnly);
+  return own?.field && own.field !== field ? own.field : field;
 }
 
 /**
@@ -288,7 +317,10 @@ export function splitMergedFields(regions: ReadRegion[], aliases: readonly Label
     const parts: ReadRegion[] = [];
     let rest = region;
     for (;;) {
-      const first = matchLabel(rest, aliases);
+      const leading = matchLabel(rest, aliases);
+      // "Words:" taken for a label by its colon alone may be a value run into the next label (trailingLabelStart).
+      const first =
+        leading && (leading.length !== undefined || trailingLabelStart(rest.read.chars, entries) < 0) ? leading : null;
       const chars = rest.read.chars;
       const from = first ? first.endStep + 1 : 0;
       if (first && first.endStep >= rest.matrix.steps - 1) break;
@@ -304,14 +336,42 @@ export function splitMergedFields(regions: ReadRegion[], aliases: readonly Label
         if (!first) return long;
         return long || (!/[A-Za-z0-9]/.test(chars[i - 1]!.char) && ((hit.length ?? 0) >= 5 || hit.colon === true));
       });
-      if (at < 0) break;
-      const cut = chars[at]!.step - 1;
+      const end = first || at >= 0 ? -1 : trailingLabelStart(chars, entries);
+      if (at < 0 && end < 0) break;
+      const cut = chars[at >= 0 ? at : end]!.step - 1;
       parts.push(sliceRegion(rest, 0, cut));
       rest = sliceRegion(rest, cut, rest.matrix.steps);
     }
     parts.push(rest);
     return parts;
   });
+}
+
+/**
+ * Where a label run on after a value starts, in a region that ends with a colon but is no label itself: "MICHELLE
+ * X. MOORE Dr:" (a name written against the next column's "Ref Dr:"). The words before the colon are a label when
+ * they are one to three plain words (unknownLabel's rule); more words, or digits and stray marks, are a value and
+ * the label's start. The label is its last word, or the last two or three when together they are a lexicon label.
+ * Returns the character index of the label's first letter, or -1.
+ */
+function trailingLabelStart(chars: { char: string }[], entries: Entry[]): number {
+  const text = chars.map((c) => c.char).join("");
+  const colon = text.trimEnd().length - 1;
+  if (colon < 3 || text[colon] !== ":" || text.indexOf(":") !== colon) return -1;
+  const before = text.slice(0, colon).trim();
+  if (UNKNOWN_LABEL.test(before)) return -1;
+  const starts = [...before.matchAll(/(?<=^|\s)\S/g)].map((m) => m.index!);
+  if (starts.length < 2) return -1;
+  let start = starts.at(-1)!;
+  for (const k of [2, 3]) {
+    const from = starts.at(-k);
+    if (from !== undefined && k < starts.length && entries.some((e) => e.label === squash(before.slice(from)))) {
+      start = from;
+    }
+  }
+  // The label is letters; the value must keep some ("MOORE").
+  if (!/[A-Za-z]/.test(text[start]!) || !/[A-Za-z]{2}/.test(before.slice(0, start))) return -1;
+  return start;
 }
 
 /** The part of a region read in recogniser steps [from, to): its own matrix, extent and box, in proportion. */
@@ -351,6 +411,18 @@ function typedValueFollows(field: LabelField | null, chars: { char: string }[], 
  */
 function labelTailEnd(chars: { char: string }[], from: number, words: boolean): number {
   if (chars[from]?.char === ":") return from;
+  // A remark in brackets is the label's even without a colon after it ("Date of birth (DD/MM/YY) 07.04.03").
+  if (chars[from]?.char === "(") {
+    const close = chars.findIndex((c, i) => i > from && c.char === ")");
+    const remark = chars.slice(from, close);
+    if (close > 0 && close - from <= MAX_LABEL_TAIL && remark.every((c) => !/\d/.test(c.char))) {
+      let after = close + 1;
+      while (after < chars.length && chars[after]!.char === " ") after++;
+      if (chars[after]?.char === ":" || !words) return after;
+      const more = labelTailEnd(chars, after, words);
+      return chars[more]?.char === ":" ? more : after;
+    }
+  }
   // Short labels ("Sex (M/F):") take only a remark in brackets: their next word is likely the value's.
   if (!words && chars[from]?.char !== "(") return from;
   let i = from;
