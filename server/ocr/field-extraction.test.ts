@@ -334,6 +334,21 @@ describe("header fields on other clinics' forms (issue 23, third session)", () =
     expect(fields.referringPhysician.value).toBe("Dr Q. Walsh");
   });
 
+  it("reads a value written over a dotted leader: runs of points part words, a point inside a word is the line's", () => {
+    const fields = read([
+      at("Patient:", { u: 100, v: 300 }),
+      at("..WILSON..BEAT.RICE...W..", { u: 200, v: 300 }),
+      at("Indication:", { u: 100, v: 360 }),
+      at("...LEFT.SIDED.WEAKNESS..", { u: 240, v: 360 }),
+      at("Referring:", { u: 100, v: 420 }),
+      at("Dr. C. Chen", { u: 240, v: 420 }),
+    ]);
+    expect(fields.patientName.value).toBe("WILSON BEATRICE W.");
+    expect(fields.indication.value).toBe("LEFT SIDED WEAKNESS");
+    // Points of initials are no leader.
+    expect(fields.referringPhysician.value).toBe("Dr. C. Chen");
+  });
+
   it("ends a name before the next field's date on its line", () => {
     const fields = read([
       at("Pt Name:", { u: 100, v: 300 }),

@@ -153,7 +153,7 @@ const SPACE_EVIDENCE = 0.15;
  * where the space still had real probability between two characters, or the gap is much wider than the
  * others, a space is put back.
  */
-function joinPieces(pieces: { decoded: Decoded; matrix: CharMatrix }[], separator: string) {
+function joinPieces(pieces: { decoded: Decoded; matrix: CharMatrix }[], separator: string, gapSpaces = true) {
   const texts = pieces.map(({ decoded: d, matrix }) => {
     let out = "";
     const gaps = d.chars.slice(1).map((c, i) => c.step - d.chars[i]!.step);
@@ -162,7 +162,7 @@ function joinPieces(pieces: { decoded: Decoded; matrix: CharMatrix }[], separato
       if (i > 0 && separator === " " && c.char !== " " && out.at(-1) !== " ") {
         let space = 0;
         for (let t = d.chars[i - 1]!.step + 1; t < c.step; t++) space = Math.max(space, matrix.probs[t * 96 + 1]!);
-        if (space > SPACE_EVIDENCE || gaps[i - 1]! > Math.max(4, 2.2 * typical)) out += " ";
+        if (space > SPACE_EVIDENCE || (gapSpaces && gaps[i - 1]! > Math.max(4, 2.2 * typical))) out += " ";
       }
       out += c.char;
     });
@@ -177,7 +177,7 @@ function joinPieces(pieces: { decoded: Decoded; matrix: CharMatrix }[], separato
  * The words of a name, split where joinPieces would put a space, each with the recogniser steps it came from
  * (up to its neighbours' characters), so each word can be checked against the name lexicon.
  */
-function nameWords(d: Decoded, span: Span): NameWord[] {
+function nameWords(d: Decoded, span: Span, gapSpaces = true): NameWord[] {
   const gaps = d.chars.slice(1).map((c, i) => c.step - d.chars[i]!.step);
   const typical = gaps.length ? [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)]! : 0;
   const words: DecodedChar[][] = [[]];
@@ -191,7 +191,7 @@ function nameWords(d: Decoded, span: Span): NameWord[] {
     else if (i > 0 && d.chars[i - 1]!.char !== " ") {
       let space = 0;
       for (let t = d.chars[i - 1]!.step + 1; t < c.step; t++) space = Math.max(space, span.matrix.probs[t * 96 + 1]!);
-      if (space > SPACE_EVIDENCE || gaps[i - 1]! > Math.max(4, 2.2 * typical)) words.push([]);
+      if (space > SPACE_EVIDENCE || (gapSpaces && gaps[i - 1]! > Math.max(4, 2.2 * typical))) words.push([]);
     }
     words.at(-1)!.push(c);
   });
@@ -218,9 +218,9 @@ function splitInitial(word: DecodedChar[]): DecodedChar[][] {
 }
 
 /** Checks every word of a name against the lexicon (punctuation around a word is kept as written). */
-function checkNameWords(decoded: Decoded[], spans: Span[]) {
+function checkNameWords(decoded: Decoded[], spans: Span[], gapSpaces = true) {
   let factor = 1;
-  const words = decoded.flatMap((d, i) => nameWords(d, spans[i]!));
+  const words = decoded.flatMap((d, i) => nameWords(d, spans[i]!, gapSpaces));
   const text = words
     .map((word) => {
       const [, before, core, after] = /^([^A-Za-z]*)(.*?)([^A-Za-z]*)$/.exec(word.text)!;
@@ -252,24 +252,78 @@ function spansOf(pieces: Piece[]): Span[] {
 
 /** A patient's name (or one part of it) from its spans: decoded as letters, each word checked against the lexicon. */
 function readName(spans: Span[], box: Box | null): OcrField {
-  const decoded = spans.map((s) => ctcDecode(s.matrix, NAME_CHARS, s.from, s.to));
+  let decoded = spans.map((s) => ctcDecode(s.matrix, NAME_CHARS, s.from, s.to));
+  // Written over a dotted line: words are where the points run (leaderWords), not where a gap is wider.
+  const leader = onDottedLeader(decoded);
+  if (leader) decoded = decoded.map((d) => leaderWords(d, true));
   const joined = joinPieces(
     decoded.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
     " ",
+    !leader,
   );
-  const checked = checkNameWords(decoded, spans);
+  const checked = checkNameWords(decoded, spans, !leader);
   const value = cleanName(checked.text);
   return /[A-Za-z]{2}/.test(value) ? { value, confidence: joined.confidence * checked.factor, box } : EMPTY;
+}
+
+/**
+ * A value written over a dotted leader line ("Patient: ....WILSON..BEAT.RICE...") reads with the dots as points:
+ * two points in a row, or points inside two words of letters.
+ */
+export function onDottedLeader(decoded: Decoded[]): boolean {
+  const text = decoded.map((d) => d.text).join(" ");
+  return /\.\s*\./.test(text) || (text.match(/[A-Za-z]{2}\.(?=[A-Za-z]{2})/g)?.length ?? 0) >= 2;
+}
+
+/**
+ * The words of a reading over a dotted leader: a run of two or more points (the gap between two words, where the
+ * line shows) parts words, and so does a point after a lone letter (an initial, kept). A single point between
+ * letters parts the words of free text; in a name it is dropped ("BEAT.RICE"): names run together are parted by
+ * the name lexicon (twoNames), a name cut in two would not be put back.
+ */
+export function leaderWords(d: Decoded, joinSingle = false): Decoded {
+  const chars: DecodedChar[] = [];
+  for (let i = 0; i < d.chars.length; i++) {
+    const c = d.chars[i]!;
+    if (c.char !== ".") {
+      chars.push(c);
+      continue;
+    }
+    let j = i;
+    while (j + 1 < d.chars.length && /[.\s]/.test(d.chars[j + 1]!.char)) j++;
+    const points = d.chars.slice(i, j + 1).filter((x) => x.char === ".").length;
+    const before = chars.at(-1)?.char ?? " ";
+    const initial = /[A-Za-z]/.test(before) && !/[A-Za-z]/.test(chars.at(-2)?.char ?? " ");
+    if (initial) chars.push(c);
+    const spaced = d.chars.slice(i, j + 1).some((x) => x.char === " ");
+    if ((points >= 2 || initial || spaced || !joinSingle) && chars.at(-1)?.char !== " ") {
+      chars.push({ ...c, char: " " });
+    }
+    i = j;
+  }
+  while (chars[0]?.char === " ") chars.shift();
+  return {
+    ...d,
+    chars,
+    text: chars
+      .map((c) => c.char)
+      .join("")
+      .trim(),
+  };
 }
 
 /** A header field's text from its spans (any character), through the field's own grammar. */
 function readHeaderText(field: (typeof ocrHeaderFieldNames)[number], spans: Span[], box: Box | null): OcrField {
   // Names of people have no digits: a handwritten "S." is read among letters only, not as "8.".
-  const allowed = field === "referringPhysician" || field === "sonographer" ? NAME_CHARS : undefined;
-  const decoded = spans.map((s) => ctcDecode(s.matrix, allowed, s.from, s.to));
+  const person = field === "referringPhysician" || field === "sonographer";
+  let decoded = spans.map((s) => ctcDecode(s.matrix, person ? NAME_CHARS : undefined, s.from, s.to));
+  // Over a dotted leader, points are the line's, except in a record number ("123.456").
+  const leader = field !== "mrn" && onDottedLeader(decoded);
+  if (leader) decoded = decoded.map((d) => leaderWords(d));
   const joined = joinPieces(
     decoded.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
     " ",
+    !leader,
   );
   const value = HEADER_GRAMMARS[field](joined.text);
   return value ? { value, confidence: joined.confidence, box } : { value: null, confidence: 0, box };
