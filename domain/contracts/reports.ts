@@ -310,3 +310,23 @@ export const FINALIZED_DELETE_MESSAGE =
 /** Only a report that was never signed may be deleted (finalizedBy survives an amendment). */
 export const isDeletable = (report: Pick<Report, "isFinalized" | "isAmended" | "finalizedBy">) =>
   !report.isFinalized && !report.isAmended && report.finalizedBy === null;
+
+/**
+ * GET /api/reports/{id}/prior: the patient's latest earlier finalized report of the same scan type in the clinic
+ * (same MRN, or same name and date of birth), which the draft is compared with; null when there is none.
+ */
+export const priorReportAnswer = z.object({
+  prior: z
+    .object({
+      id: z.number(),
+      examDate: z.string(),
+      studyType: z.string(),
+      status: z.enum(["finalized", "amended"]),
+      finalizedAt: timestamp.nullable(),
+      indication: z.string(),
+      findings: z.string(),
+      impression: z.string(),
+    })
+    .nullable(),
+});
+export type PriorReportAnswer = z.infer<typeof priorReportAnswer>;

@@ -23,6 +23,7 @@ import { gradePerforators, gradeVenousReflux } from "./grading/venous-reflux";
 import { gradeVenousThrombosis } from "./grading/venous-thrombosis";
 import { gradeVertebral } from "./grading/vertebral";
 import { INDICATION_NOT_STATED } from "./indication";
+import { comparePrior, type PriorStudy } from "./prior-comparison";
 import { type GraderName, lowerLimbArteries, scanProfiles, upperLimbArteries } from "./scan-profiles";
 import { defaultSpelling, type Spelling, spell } from "./spelling";
 import { collectFacts, type StudyFacts, sidesWithData } from "./study-facts";
@@ -60,6 +61,8 @@ export function generateDraft(
     criticalRules?: readonly CriticalRuleId[];
     /** The clinic's locale: American or British spelling throughout the text. */
     spelling?: Spelling;
+    /** The patient's earlier finalized study of the same scan type, and this study's date (issue 31 item 11). */
+    comparison?: { examDate: string; prior: PriorStudy };
   } = {},
 ): Draft {
   const warnings: string[] = [];
@@ -105,6 +108,17 @@ export function generateDraft(
   warnings.push(...outputs.flatMap((o) => o.warnings));
   const spelling = options.spelling ?? defaultSpelling;
   const usedGraders = profile.graders.filter((_, i) => (outputs[i]?.conclusions.length ?? 0) > 0);
+  // The comparison follows the results (before the limitations); a referral it gives joins the recommendations.
+  const comparison = options.comparison
+    ? comparePrior(
+        {
+          examDate: options.comparison.examDate,
+          conclusions: graded.map((g) => g.conclusion),
+          measurements: study.measurements,
+        },
+        options.comparison.prior,
+      )
+    : null;
 
   return {
     studyType: study.scanType,
@@ -126,8 +140,13 @@ export function generateDraft(
           collected.facts,
           graded,
         ),
-        outputs.flatMap((o) => o.statements),
-        [...new Set(outputs.flatMap((o) => o.recommendations))],
+        [...outputs.flatMap((o) => o.statements), ...(comparison ? [comparison.impression] : [])],
+        [
+          ...new Set([
+            ...(comparison?.recommendation ? [comparison.recommendation] : []),
+            ...outputs.flatMap((o) => o.recommendations),
+          ]),
+        ],
         profile.midlineFirst,
         criteriaLine(criteria, usedGraders),
       ),

@@ -51,6 +51,7 @@ export const permissionMatrix: MatrixRow[] = [
   { route: "GET /api/reports/recent", access: "report:read" },
   { route: "GET /api/reports/:id", access: "report:read" },
   { route: "GET /api/reports/:id/versions", access: "report:read" },
+  { route: "GET /api/reports/:id/prior", access: "report:read" },
   { route: "GET /api/reports/:id/versions/:n", access: "report:read" },
   { route: "GET /api/reports/:id/diff", access: "report:read" },
   { route: "POST /api/reports/generate", access: "report:write", request: json({ scanType: "Carotid Duplex" }) },

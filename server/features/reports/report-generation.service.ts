@@ -23,6 +23,7 @@ import { assertCan, type Ctx } from "../../platform/context";
 import { activeLegendMatches } from "../templates/legend.service";
 import { trainingExamples } from "../training/training.service";
 import { legendNotes } from "./legend-match";
+import { findPriorReport, priorStudyOf } from "./prior-report.service";
 import { snapshotOf } from "./report-dto";
 import { noHeader, type ReportHeader, reportHeader } from "./report-header";
 import { resolveSonographer } from "./report-sonographer";
@@ -69,7 +70,18 @@ export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFr
   const clinicSet = await findCarotidCriteriaSet(db, ctx.clinicId);
   const criteriaSetId = criteriaSetIds.find((id) => id === clinicSet) as CriteriaSetId | undefined;
   const spelling = await findReportSpelling(db, ctx.clinicId);
-  const engineDraft = generateDraft(input.study, { criteriaSetId, spelling });
+  const header = input.header ?? noHeader;
+  // The patient's prior finalized study of this scan type in this clinic, which the draft is compared with.
+  const prior = await findPriorReport(db, ctx.clinicId, {
+    patientName: input.patient.patientName,
+    patientDob: input.patient.patientDob,
+    mrn: header.mrn,
+    studyType: input.study.scanType,
+    examDate: input.patient.examDate,
+  });
+  const comparison =
+    prior && input.patient.examDate ? { examDate: input.patient.examDate, prior: priorStudyOf(prior) } : undefined;
+  const engineDraft = generateDraft(input.study, { criteriaSetId, spelling, comparison });
   // The clinic's active legend entries whose keywords occur in the worksheet text or drawing notes.
   const legend = await activeLegendMatches(db, ctx.clinicId, input.keywordText ?? "");
   const examples = await trainingExamples(db, input.study.scanType, MAX_EXAMPLES);
@@ -86,7 +98,6 @@ export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFr
   const notes = legendNotes(legend);
   const templateId =
     input.templateId && (await findTemplateId(db, ctx.clinicId, input.templateId)) ? input.templateId : null;
-  const header = input.header ?? noHeader;
   const sonographer = await resolveSonographer(db, ctx.clinicId, input.sonographerId, header.sonographerName);
 
   return db.transaction(async (tx) => {
@@ -141,6 +152,7 @@ export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFr
         scanType: draft.studyType,
         criteriaSetId: criteriaSetId ?? "default",
         legendEntries: legend.length,
+        priorReportId: prior?.id ?? null,
         warnings: row.warnings.length,
       },
     });

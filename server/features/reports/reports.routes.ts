@@ -17,6 +17,7 @@ import {
   reportListSchema,
   reportSchema,
   reportVersionSchema,
+  priorReportAnswer,
   reportVersionSummarySchema,
   updateReportRequest,
   versionParams,
@@ -28,6 +29,7 @@ import { archiveSignedVersion } from "../exports/exports.service";
 import { recordReadingReview } from "../worksheets/reading-corrections.service";
 import { recordCommunication } from "./report-critical";
 import { generateReport } from "./report-generation.service";
+import { priorOfReport } from "./prior-report.service";
 import { reportDiff, reportVersion, reportVersions } from "./report-history.service";
 import { ReportListMemo } from "./report-list-memo";
 import type { SigningClock } from "./report-signing";
@@ -167,6 +169,12 @@ export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     "/api/reports/:id",
     { schema: { params: idParam, response: { 200: deleteReportResponse } } },
     async (request) => deleteReport(db, clinicContext(request), request.params.id),
+  );
+
+  app.get(
+    "/api/reports/:id/prior",
+    { schema: { params: idParam, response: { 200: priorReportAnswer } } },
+    async (request) => priorOfReport(db, clinicContext(request), request.params.id),
   );
 
   app.get(
