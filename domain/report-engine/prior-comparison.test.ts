@@ -7,7 +7,13 @@ import { m } from "./testing/study-builders";
 
 const ica = (side: "left" | "right", grade: string): Conclusion =>
   ({ site: "ICA", side, category: "carotid_stenosis", grade, basis: "" }) as Conclusion;
-const aorta = (mm: number, unit = "mm"): Measurement => ({ site: "AO_PROX", side: null, parameter: "DIAMETER_MM", value: mm, unit });
+const aorta = (mm: number, unit = "mm"): Measurement => ({
+  site: "AO_PROX",
+  side: null,
+  parameter: "DIAMETER_MM",
+  value: mm,
+  unit,
+});
 
 describe("aortic growth and the surveillance rule (>= 10 mm/year, or >= 5 mm within 6 months, refers)", () => {
   it("5 mm within 6 months refers; 4.9 mm does not", () => {
@@ -63,8 +69,12 @@ describe("comparison of stenosis grades", () => {
     expect(compare([ica("right", "70_99")], [ica("right", "50_69")])).toBe(
       "Compared with the prior study of 2024-03-01: right internal carotid artery: progressed from 50-69% stenosis to 70-99% stenosis.",
     );
-    expect(compare([ica("left", "lt50")], [ica("left", "lt50")])).toMatch(/left internal carotid artery: less than 50% stenosis, unchanged\.$/);
-    expect(compare([ica("left", "lt50")], [ica("left", "50_69")])).toMatch(/less than 50% stenosis, previously 50-69% stenosis/);
+    expect(compare([ica("left", "lt50")], [ica("left", "lt50")])).toMatch(
+      /left internal carotid artery: less than 50% stenosis, unchanged\.$/,
+    );
+    expect(compare([ica("left", "lt50")], [ica("left", "50_69")])).toMatch(
+      /less than 50% stenosis, previously 50-69% stenosis/,
+    );
   });
 
   it("does not compare a vessel the prior did not grade, nor the other side", () => {
@@ -84,7 +94,10 @@ describe("comparison of stenosis grades", () => {
 });
 
 describe("the draft with a prior study", () => {
-  const study: Study = studySchema.parse({ scanType: "Abdominal Aorta", measurements: [m("AO_PROX", null, "DIAMETER_MM", 46)] });
+  const study: Study = studySchema.parse({
+    scanType: "Abdominal Aorta",
+    measurements: [m("AO_PROX", null, "DIAMETER_MM", 46)],
+  });
   const prior = { examDate: "2024-09-01", conclusions: [], measurements: [aorta(40)] };
 
   it("places the comparison after the results and the referral first among the recommendations", () => {

@@ -2,7 +2,7 @@ import type { Conclusion, Measurement } from "../contracts/study";
 import { gradePhrase } from "./grade-phrases";
 import { toCriteriaUnit } from "./units";
 import { formatNumber } from "./value-format";
-import { type ConclusionCategory, gradesByCategory, parseSiteCode, siteNames, type BaseSiteCode } from "./vocabulary";
+import { type BaseSiteCode, type ConclusionCategory, gradesByCategory, parseSiteCode, siteNames } from "./vocabulary";
 
 // Comparison with the patient's prior study of the same scan type (issue 31 item 11; rules in
 // docs/clinical-criteria.md, "Comparison with a prior study"). Pure: the prior is found by the server.
@@ -96,9 +96,9 @@ const where = (c: Conclusion) => {
 function stenosisChanges(current: readonly Conclusion[], prior: readonly Conclusion[]): string[] {
   const out: string[] = [];
   for (const now of current.filter(isStenosis)) {
-    const before = prior.find(
-      (p) => p.category === now.category && p.site === now.site && p.side === now.side,
-    ) as Extract<Conclusion, { category: StenosisCategory }> | undefined;
+    const before = prior.find((p) => p.category === now.category && p.site === now.site && p.side === now.side) as
+      | Extract<Conclusion, { category: StenosisCategory }>
+      | undefined;
     // A vessel the prior study did not grade is not compared: "new" needs a prior that saw it.
     if (!before) continue;
     const nowRank = rank(now.category, now.grade);

@@ -1,6 +1,11 @@
 import { and, desc, eq, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import type { PriorReportAnswer } from "../../../domain/contracts/reports";
-import { type Conclusion, conclusionSchema, type Measurement, measurementSchema } from "../../../domain/contracts/study";
+import {
+  type Conclusion,
+  conclusionSchema,
+  type Measurement,
+  measurementSchema,
+} from "../../../domain/contracts/study";
 import { notFound } from "../../../domain/errors";
 import type { PriorStudy } from "../../../domain/report-engine/prior-comparison";
 import type { Db, Queryable } from "../../db/client";
@@ -22,7 +27,8 @@ export type PriorLookup = {
   excludeId?: number;
 };
 
-const normalisedName = (column: SQL | typeof reports.patientName) => sql`regexp_replace(lower(trim(${column})), '[[:space:]]+', ' ', 'g')`;
+const normalisedName = (column: SQL | typeof reports.patientName) =>
+  sql`regexp_replace(lower(trim(${column})), '[[:space:]]+', ' ', 'g')`;
 
 export async function findPriorReport(db: Queryable, clinicId: number, lookup: PriorLookup) {
   if (!lookup.examDate) return null;

@@ -21,7 +21,13 @@ afterAll(async () => {
   await t?.close();
 });
 
-const aorta = (mm: number): Measurement => ({ site: "AO_PROX", side: null, parameter: "DIAMETER_MM", value: mm, unit: "mm" });
+const aorta = (mm: number): Measurement => ({
+  site: "AO_PROX",
+  side: null,
+  parameter: "DIAMETER_MM",
+  value: mm,
+  unit: "mm",
+});
 
 async function priorReport(
   clinicId: number,
@@ -58,7 +64,12 @@ describe("comparison with a prior study", () => {
     await priorReport(owner.clinicId, { examDate: "2023-09-01", measurements: [aorta(35)] });
     const prior = await priorReport(owner.clinicId, { examDate: "2024-09-01", measurements: [aorta(40)] });
     // Not used: a draft, another scan type, a later study, another patient, and another clinic's closer study.
-    await priorReport(owner.clinicId, { examDate: "2024-12-01", measurements: [aorta(30)], isFinalized: false, isDraft: true });
+    await priorReport(owner.clinicId, {
+      examDate: "2024-12-01",
+      measurements: [aorta(30)],
+      isFinalized: false,
+      isDraft: true,
+    });
     await priorReport(owner.clinicId, { examDate: "2024-12-02", measurements: [aorta(30)], studyType: "Renal Duplex" });
     await priorReport(owner.clinicId, { examDate: "2025-03-01", measurements: [aorta(30)] });
     await priorReport(owner.clinicId, { examDate: "2024-12-03", measurements: [aorta(30)], patientDob: "1951-12-10" });
@@ -99,7 +110,9 @@ describe("comparison with a prior study", () => {
       mrn: "H-1001",
     });
     const byMrn = await study(clinic, { patientName: "Ada Byron", mrn: "h-1001" }, 32);
-    expect(byMrn.impression).toMatch(/Compared with the prior study of 2024-06-01: abdominal aorta: maximum diameter 32 mm, previously 31 mm, growth 1 mm/);
+    expect(byMrn.impression).toMatch(
+      /Compared with the prior study of 2024-06-01: abdominal aorta: maximum diameter 32 mm, previously 31 mm, growth 1 mm/,
+    );
     expect(byMrn.impression).not.toMatch(/Rapid aneurysm growth/);
     const noMatch = await study(clinic, { patientName: "Ada Byron", mrn: "H-2002" }, 32);
     expect(noMatch.impression).not.toMatch(/prior study/);

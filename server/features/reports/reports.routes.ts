@@ -12,12 +12,12 @@ import {
   diffQuery,
   finalizeReportRequest,
   generateReportRequest,
+  priorReportAnswer,
   reportDiffSchema,
   reportListQuery,
   reportListSchema,
   reportSchema,
   reportVersionSchema,
-  priorReportAnswer,
   reportVersionSummarySchema,
   updateReportRequest,
   versionParams,
@@ -27,9 +27,9 @@ import { type AppDeps, clockOf } from "../../platform/deps";
 import { sessionReauthAt } from "../auth/reauth.service";
 import { archiveSignedVersion } from "../exports/exports.service";
 import { recordReadingReview } from "../worksheets/reading-corrections.service";
+import { priorOfReport } from "./prior-report.service";
 import { recordCommunication } from "./report-critical";
 import { generateReport } from "./report-generation.service";
-import { priorOfReport } from "./prior-report.service";
 import { reportDiff, reportVersion, reportVersions } from "./report-history.service";
 import { ReportListMemo } from "./report-list-memo";
 import type { SigningClock } from "./report-signing";

@@ -11,6 +11,7 @@ import { useAuth } from "../auth/use-auth";
 import { AmendDialog } from "./amend-dialog";
 import { CriticalResultsBanner } from "./critical-results";
 import { EditorHeader } from "./editor-header";
+import { PriorStudy } from "./prior-study";
 import { fieldsOf, REPORTS_KEY, useReportMutations } from "./report-api";
 import { EditorForm } from "./report-editor-form";
 import { DEFAULT_TEMPLATE_NAME, templateName, useTemplates } from "./report-exports";
@@ -161,6 +162,7 @@ export function ReportEditorDialog({
                     <WorksheetPane report={data} />
                   </div>
                   <SonographerImpression comments={data.sonographerComments ?? ""} />
+                  <PriorStudy reportId={data.id} />
                 </div>
                 <EditorForm
                   key={`${data.id}:${data.updatedAt}`}

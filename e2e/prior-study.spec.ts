@@ -1,0 +1,61 @@
+import { expect, type Page, test } from "@playwright/test";
+import type { Report } from "../domain/contracts/reports";
+import { carotidSr } from "../server/test-support/dicom-sr-files";
+import { expectAccessible, registerClinicViaApi, signIn } from "./support/fixtures";
+
+// Issue 31 item 11: a draft compared with the patient's prior signed study, and the prior shown beside it.
+
+async function generate(page: Page, worksheetId: number, physicianId: number, examDate: string, diameter: number) {
+  const res = await page.request.post("/api/reports/generate", {
+    data: {
+      worksheetId,
+      physicianId,
+      logoUrl: null,
+      scanType: "Abdominal Aorta",
+      measurements: [{ site: "AO_PROX", parameter: "DIAMETER_MM", value: diameter, unit: "mm" }],
+      patient: { patientName: "Ada Byron", patientDob: "1950-12-10", examDate },
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as Report;
+}
+
+test("the editor shows the prior study beside a draft whose impression is compared with it", async ({ page }) => {
+  const account = await registerClinicViaApi(page.request, "Riverside Vascular");
+  await signIn(page, account);
+  // A DICOM SR as the source document: no OCR to wait for.
+  const upload = await page.request.post("/api/worksheets/upload", {
+    multipart: { worksheet: { name: "study.dcm", mimeType: "application/dicom", buffer: carotidSr() } },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const worksheetId = ((await upload.json()) as { id: number }).id;
+  const physician = await page.request.post("/api/physicians", { data: { name: "Dr. Maria Chen", title: "MD" } });
+  const physicianId = ((await physician.json()) as { id: number }).id;
+  const me = (await (await page.request.get("/api/auth/user")).json()) as { id: string };
+  expect((await page.request.patch(`/api/physicians/${physicianId}`, { data: { userId: me.id } })).ok()).toBe(true);
+
+  const prior = await generate(page, worksheetId, physicianId, "2024-09-01", 40);
+  expect((await page.request.post("/api/auth/reauth", { data: { password: account.password } })).ok()).toBe(true);
+  const signed = await page.request.post(`/api/reports/${prior.id}/finalize`, { data: {} });
+  expect(signed.status(), await signed.text()).toBe(200);
+  const current = await generate(page, worksheetId, physicianId, "2025-02-20", 46);
+  expect(current.impression).toContain("Compared with the prior study of 2024-09-01");
+
+  await page.goto("/reports");
+  await page.getByRole("button", { name: `Edit report #${current.id}`, exact: true }).click();
+  const editor = page.getByRole("dialog", { name: "Edit Report" });
+  const panel = editor.getByRole("region", { name: /^Prior study of / });
+  await expect(panel).toBeVisible();
+  await expect(panel.getByText("Abdominal Aorta, signed.", { exact: false })).toBeVisible();
+  await expect(editor.getByRole("textbox", { name: "Impression" })).toHaveValue(/rapid growth/);
+  await panel.getByRole("button", { name: "Show the prior report" }).click();
+  await expect(panel.getByText("maximum diameter 40 mm", { exact: false }).first()).toBeVisible();
+  await expectAccessible(page);
+  await page.screenshot({ path: "docs/screenshots/prior-study-desktop.png", fullPage: true });
+  await page.setViewportSize({ width: 820, height: 1180 });
+  await expectAccessible(page);
+  await page.screenshot({ path: "docs/screenshots/prior-study-tablet.png", fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectAccessible(page);
+  await page.screenshot({ path: "docs/screenshots/prior-study-phone.png", fullPage: true });
+});

@@ -1,0 +1,56 @@
+import { useQuery } from "@tanstack/react-query";
+import { History } from "lucide-react";
+import { useId, useState } from "react";
+import type { PriorReportAnswer } from "../../../../domain/contracts/reports";
+import { Button } from "../../components/ui/button";
+import { apiJson } from "../../lib/api";
+import { formatDate, REPORTS_KEY } from "./report-api";
+
+/**
+ * The patient's prior finalized study of the same scan type (the one the draft's impression is compared with),
+ * beside the draft: named with its date, and opened in place to read its impression and findings.
+ */
+export function PriorStudy({ reportId }: { reportId: number }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const answer = useQuery({
+    queryKey: [REPORTS_KEY, reportId, "prior"],
+    queryFn: () => apiJson<PriorReportAnswer>("GET", `/api/reports/${reportId}/prior`),
+  });
+  const prior = answer.data?.prior;
+  if (!prior) return null;
+  return (
+    <section
+      aria-labelledby={`${id}-title`}
+      className="grid gap-2 rounded-md border border-slate-300 bg-white p-3 text-sm text-slate-900"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id={`${id}-title`} className="flex items-center gap-2 font-semibold">
+          <History className="h-4 w-4" aria-hidden />
+          Prior study of {formatDate(prior.examDate)}
+        </h3>
+        <Button
+          variant="outline"
+          size="sm"
+          aria-expanded={open}
+          aria-controls={`${id}-body`}
+          onClick={() => setOpen((value) => !value)}
+        >
+          {open ? "Hide the prior report" : "Show the prior report"}
+        </Button>
+      </div>
+      <p className="text-xs text-slate-700">
+        {prior.studyType}, {prior.status === "amended" ? "signed after an amendment" : "signed"}. The draft's impression
+        is compared with it.
+      </p>
+      {open ? (
+        <div id={`${id}-body`} className="grid gap-2">
+          <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-700">Impression</h4>
+          <p className="whitespace-pre-wrap leading-relaxed">{prior.impression}</p>
+          <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-700">Findings</h4>
+          <p className="whitespace-pre-wrap leading-relaxed">{prior.findings}</p>
+        </div>
+      ) : null}
+    </section>
+  );
+}
