@@ -195,6 +195,22 @@ export async function readWorksheetImage(
   return { data: file.data, mimeType: file.row.mimeType };
 }
 
+/**
+ * The page images OCR reads. A one-page worksheet's page was rendered and checked at upload and stored as it was
+ * (PNG up to MAX_PNG_PAGE_BYTES, see pageImage): OCR reads that, so a PDF is rendered once and a photo set upright
+ * and flattened once (issue 30). A page stored re-encoded as JPEG, and the pages of a longer PDF (only the first is
+ * kept), are loaded again from the original.
+ */
+async function pagesForOcr(deps: WorksheetDeps, clinicId: number, row: WorksheetRow): Promise<Buffer[]> {
+  if (row.pageCount === 1 && row.imageFileId) {
+    const page = await readClinicFile(deps.db, deps.store, clinicId, row.imageFileId);
+    if (page?.row.mimeType === "image/png") return [page.data];
+  }
+  const file = await readClinicFile(deps.db, deps.store, clinicId, row.fileId);
+  if (!file) throw new Error("the worksheet's file is missing from the store");
+  return loadWorksheetPages(file.data);
+}
+
 export type OcrOutcome = { ok: true; result: OcrResult } | { ok: false; reason: string };
 
 /** What the clinician is told when OCR fails; the machinery's own words stay in the server log. */
@@ -223,15 +239,16 @@ export async function runWorksheetOcr(
   const audit = { clinicId: ctx.clinicId, actorUserId: ctx.user.id, entityType: "worksheet", entityId: id };
   let result: OcrResult;
   try {
-    const file = await readClinicFile(deps.db, deps.store, ctx.clinicId, claimed.fileId);
-    if (!file) throw new Error("the worksheet's file is missing from the store");
     if (isDicomSr(claimed)) {
+      const file = await readClinicFile(deps.db, deps.store, ctx.clinicId, claimed.fileId);
+      if (!file) throw new Error("the worksheet's file is missing from the store");
       result = readVascularSr(file.data);
     } else {
+      const pages = await pagesForOcr(deps, ctx.clinicId, claimed);
       const templates = await readingTemplatesOf(deps.db, ctx.clinicId);
       // The clinic's own label wordings, learnt from its clinicians' corrections (reading-corrections.service.ts).
       const aliases = await activeAliasesOf(deps.db, ctx.clinicId);
-      result = await recognizeWorksheet(await loadWorksheetPages(file.data), { now: options.now, templates, aliases });
+      result = await recognizeWorksheet(pages, { now: options.now, templates, aliases });
     }
   } catch (error) {
     options.log?.(error);
