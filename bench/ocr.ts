@@ -10,6 +10,8 @@
  *                                              (delete the folder when detection or recognition changes; the
  *                                              timings of a cached run are those of the decoding alone)
  *   npm run -s bench:ocr -- --no-strokes       without the digit classifier's vote (digit-reading.ts), e.g. on a cache
+ *   npm run -s bench:ocr -- --cache /tmp/c --restroke   the classifier's readings made again from the cached pages
+ *                                              (to tune the strokes' segmentation or the classifier in seconds)
  *   npm run -s bench:ocr -- --now 2027-01-01   the day the dates are judged on (default: the end of 2026, because
  *                                              the generator draws exam dates up to then, and an exam after today
  *                                              is rightly doubted by the date rules)
@@ -24,26 +26,13 @@ import { parseArgs } from "node:util";
 import { deserialize, serialize } from "node:v8";
 import { type OcrHeaderFieldName, type OcrResult, ocrHeaderFieldNames } from "../domain/contracts/ocr";
 import { loadWorksheetPages, shutdownOcr } from "../server/ocr/ocr-service";
+import { decodeRaster } from "../server/ocr/raster";
 import type { ReadRegion } from "../server/ocr/read-region";
 import { assembleResult } from "../server/ocr/read-worksheet";
-import { recognizePage } from "../server/ocr/recognize-page";
-import { columnFromHeader, siteFromLabel, squash } from "../server/ocr/worksheet-vocabulary";
-
-type Truth = {
-  id: string;
-  level: "clean" | "noisy";
-  files: { image: string; pdf: string | null };
-  patientNameTokens: string[];
-  patientDob: string;
-  examDate: string;
-  measurements: { vessel: string; side: "R" | "L"; param: string; value: number; unit: string }[];
-  /** The varied generator's header fields (null: the sheet has no such field). */
-  header?: Record<OcrHeaderFieldName, string | null>;
-  /** The first generator's: every sheet has them, with its impression as the comments. */
-  otherFields?: { mrn: string; referrer: string; sonographer: string; indication: string; sex: string };
-  impression?: string;
-  layout?: string;
-};
+import { readByStrokes, readPageText } from "../server/ocr/recognize-page";
+import type { PageFrame } from "../server/ocr/text-regions";
+import { squash } from "../server/ocr/worksheet-vocabulary";
+import { expectedMeasurements, type Truth } from "./ocr-truth";
 
 /** The header fields a sheet carries, from either generator's ground truth. */
 function expectedHeader(t: Truth): Record<OcrHeaderFieldName, string | null> {
@@ -78,6 +67,7 @@ const { values: args } = parseArgs({
     cache: { type: "string" },
     now: { type: "string", default: "2026-12-31" },
     "no-strokes": { type: "boolean", default: false },
+    restroke: { type: "boolean", default: false },
   },
 });
 const minConfidence = Number(args["min-confidence"]);
@@ -91,12 +81,26 @@ async function readPages(dir: string, file: string): Promise<ReadRegion[][]> {
   }
   const pages = await loadWorksheetPages(await readFile(path.join(dir, file)));
   const read: ReadRegion[][] = [];
-  for (let i = 0; i < pages.length; i++) read.push(await recognizePage(pages[i]!, i));
+  const frames: PageFrame[] = [];
+  for (let i = 0; i < pages.length; i++) {
+    const page = await readPageText(pages[i]!, i);
+    await readByStrokes(page.raster, page.frame, page.read);
+    read.push(page.read);
+    frames.push(page.frame);
+  }
   if (cached) {
     await mkdir(args.cache!, { recursive: true });
     await writeFile(cached, serialize(read));
+    await writeFile(`${cached}.pages`, serialize({ pages, frames }));
   }
   return read;
+}
+
+/** The digit classifier's readings of cached pages made again (--restroke), for tuning the strokes' reading. */
+async function restroke(dir: string, file: string, read: ReadRegion[][]) {
+  const cached = path.join(args.cache!, `${path.basename(dir)}-${file}.v8.pages`);
+  const { pages, frames } = deserialize(await readFile(cached)) as { pages: Buffer[]; frames: PageFrame[] };
+  for (let i = 0; i < read.length; i++) await readByStrokes(await decodeRaster(pages[i]!), frames[i]!, read[i]!);
 }
 
 const tokens = (name: string) =>
@@ -106,17 +110,6 @@ const tokens = (name: string) =>
     .filter(Boolean)
     .sort()
     .join(" ");
-
-/** The ground truth in the codes the pipeline emits (reflux seconds become ms, as the criteria want). */
-function expectedMeasurements(t: Truth): string[] {
-  return t.measurements.map((m) => {
-    const side = m.side === "R" ? "right" : "left";
-    const column = columnFromHeader(`${m.side === "R" ? "Rt" : "Lt"} ${m.param} ${m.unit}`);
-    const site = siteFromLabel(m.vessel) ?? `?${m.vessel}`;
-    const value = column?.parameter === "REFLUX_MS" && m.unit === "s" ? Math.round(m.value * 1000) : m.value;
-    return `${site}|${side}|${column?.parameter ?? m.param}|${value}`;
-  });
-}
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -179,6 +172,7 @@ async function main() {
     const started = performance.now();
     const cpuStart = process.cpuUsage();
     const pages = await readPages(dir, file);
+    if (args.restroke) await restroke(dir, file, pages);
     if (args["no-strokes"]) for (const region of pages.flat()) delete region.strokes;
     const result: OcrResult = assembleResult(pages, now);
     const seconds = (performance.now() - started) / 1000 / Math.max(1, pages.length);

@@ -25,6 +25,36 @@ describe("segmentCell", () => {
     expect(segmentCell(cell("120"))?.map((c) => c.kind)).toEqual(["glyph", "glyph", "glyph"]);
   });
 
+  it("finds a decimal point that a slanted digit's top overhangs, and one at the crop's lower edge", () => {
+    // "7.4" written leaning right: the 7's bar reaches over the point, which the overlap rule alone joined to it.
+    const canvas = createCanvas(160, 60);
+    const ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#f0f0f0";
+    ctx.fillRect(0, 0, 160, 60);
+    ctx.strokeStyle = "#202020";
+    ctx.fillStyle = "#202020";
+    ctx.lineWidth = 4;
+    ctx.beginPath();
+    ctx.moveTo(20, 10);
+    ctx.lineTo(56, 10);
+    ctx.lineTo(30, 50);
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(48, 53, 3, 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.beginPath();
+    ctx.moveTo(90, 10);
+    ctx.lineTo(70, 38);
+    ctx.lineTo(100, 38);
+    ctx.moveTo(92, 22);
+    ctx.lineTo(90, 52);
+    ctx.stroke();
+    const { data } = ctx.getImageData(0, 0, 160, 60);
+    const ink = new Float32Array(160 * 60);
+    for (let i = 0; i < ink.length; i++) ink[i] = data[i * 4]!;
+    expect(segmentCell({ width: 160, height: 60, ink })?.map((c) => c.kind)).toEqual(["glyph", "point", "glyph"]);
+  });
+
   it("finds nothing in an empty cell", () => {
     expect(segmentCell(cell(""))).toBeNull();
   });

@@ -99,40 +99,63 @@ export function inkStrokes(grey: InkMap, keepMarks = false): { ink: Float32Array
 
 /** The characters of a grey crop, left to right; null when it does not look like a handwritten number. */
 export function segmentCell(grey: InkMap): CellChar[] | null {
-  const found = inkStrokes(grey);
+  // A cell's marks are kept (a point at the crop's lower edge, a digit's flag written apart); flat ones that are no
+  // point are dropped below unless they join a digit.
+  const found = inkStrokes(grey, true);
   if (!found) return null;
   const { ink, strokes } = found;
   const { width } = grey;
-  strokes.sort((a, b) => a.x0 - b.x0);
-  // Strokes that overlap horizontally by half the narrower one are one character.
-  const chars: Blob[] = [];
-  for (const s of strokes) {
-    const last = chars.at(-1);
-    const overlap = last ? Math.min(last.x1, s.x1) - Math.max(last.x0, s.x0) + 1 : 0;
-    if (last && overlap >= 0.5 * Math.min(last.x1 - last.x0 + 1, s.x1 - s.x0 + 1)) {
-      last.x0 = Math.min(last.x0, s.x0);
-      last.x1 = Math.max(last.x1, s.x1);
-      last.y0 = Math.min(last.y0, s.y0);
-      last.y1 = Math.max(last.y1, s.y1);
-      last.pixels.push(...s.pixels);
-    } else chars.push({ ...s, pixels: [...s.pixels] });
-  }
-  const digitHeight = Math.max(...chars.map((c) => c.y1 - c.y0 + 1));
+  const heights = strokes.map((b) => b.y1 - b.y0 + 1);
+  const tallest = Math.max(...heights);
+  const tall = heights.filter((h) => h >= 0.5 * tallest).sort((a, b) => a - b);
+  const digitHeight = tall[Math.floor(tall.length / 2)]!;
   if (digitHeight < 8) return null;
-  const big = chars.filter((c) => c.y1 - c.y0 + 1 >= 0.5 * digitHeight);
+  const big = strokes.filter((b) => b.y1 - b.y0 + 1 >= 0.5 * digitHeight);
   const top = Math.min(...big.map((c) => c.y0));
   const bottom = Math.max(...big.map((c) => c.y1));
+  // Decimal points are found before strokes are joined into characters: a slanted digit's foot or top often
+  // overhangs the point beside it, which the overlap rule would join into the digit ("9.1" read "91").
+  const isPoint = (b: Blob) => {
+    const w = b.x1 - b.x0 + 1;
+    const h = b.y1 - b.y0 + 1;
+    return (
+      h < 0.35 * digitHeight && w < 0.45 * digitHeight && w < 2 * h && (b.y0 + b.y1) / 2 > top + 0.6 * (bottom - top)
+    );
+  };
+  type Item = { blob: Blob; point: boolean };
+  const items: Item[] = [...strokes]
+    .sort((a, b) => a.x0 - b.x0)
+    .map((b) => ({ blob: { ...b, pixels: [...b.pixels] }, point: isPoint(b) }));
+  // Strokes that overlap horizontally by half the narrower one are one character (a "5" whose flag is apart).
+  const chars: Item[] = [];
+  for (const it of items) {
+    const last = chars.findLast((c) => !c.point);
+    const s = it.blob;
+    const l = last?.blob;
+    const overlap = l ? Math.min(l.x1, s.x1) - Math.max(l.x0, s.x0) + 1 : 0;
+    if (l && !it.point && overlap >= 0.5 * Math.min(l.x1 - l.x0 + 1, s.x1 - s.x0 + 1)) {
+      l.x0 = Math.min(l.x0, s.x0);
+      l.x1 = Math.max(l.x1, s.x1);
+      l.y0 = Math.min(l.y0, s.y0);
+      l.y1 = Math.max(l.y1, s.y1);
+      l.pixels.push(...s.pixels);
+    } else chars.push(it);
+  }
   const out: CellChar[] = [];
-  for (const c of chars) {
-    const w = c.x1 - c.x0 + 1;
-    const h = c.y1 - c.y0 + 1;
-    if (h < 0.35 * digitHeight && w < 0.45 * digitHeight) {
-      // A small blot: a decimal point when low in the line, otherwise noise.
-      if ((c.y0 + c.y1) / 2 > top + 0.6 * (bottom - top)) out.push({ kind: "point" });
+  for (const { blob: c, point } of chars) {
+    if (point) {
+      // Two points in a row, or one before any digit, is dust.
+      if (out.length > 0 && out.at(-1)!.kind !== "point") out.push({ kind: "point" });
       continue;
     }
+    const w = c.x1 - c.x0 + 1;
+    const h = c.y1 - c.y0 + 1;
+    // A small blot high in the line, or a flat mark that joined no digit: noise.
+    if (h < 0.35 * digitHeight && w < 0.45 * digitHeight) continue;
+    if (h < 0.4 * digitHeight) continue;
     for (const part of splitWide(c, ink, width, digitHeight)) out.push({ kind: "glyph", map: part });
   }
+  while (out.at(-1)?.kind === "point") out.pop();
   return out.length > 0 && out.length <= 6 ? out : null;
 }
 

@@ -94,6 +94,13 @@ function penaliseWideCells(cells: { width: number; units: number; confidence: nu
  * column holds decimals), which is what makes handwritten digits readable.
  */
 export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
+  return readMeasurementCells(regions)
+    .filter((m) => m.confidence >= MIN_MEASUREMENT_CONFIDENCE)
+    .map(({ parts: _, ...m }) => ({ ...m, confidence: Math.round(m.confidence * 1000) / 1000 }));
+}
+
+/** Every table cell's reading, also those too doubtful to emit, with the regions it was read from (for benches). */
+export function readMeasurementCells(regions: ReadRegion[]): (OcrMeasurement & { parts: ReadRegion[] })[] {
   const columns = findColumns(regions);
   if (columns.length === 0) return [];
   const rows = findRows(regions, columns);
@@ -116,7 +123,7 @@ export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
     cell.parts.push(r);
     cells.set(key, cell);
   }
-  const out: (OcrMeasurement & { sheetValue: number; width: number; units: number })[] = [];
+  const out: (OcrMeasurement & { parts: ReadRegion[]; width: number; units: number })[] = [];
   for (const { row, column, parts } of cells.values()) {
     const range = PLAUSIBLE[column.parameter];
     const decimals = (range?.decimals ?? true) && column.sheetUnit !== "ms";
@@ -159,7 +166,7 @@ export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
         width: Math.max(...xs.map((b) => b.x + b.width)) - x0,
         height: Math.max(...xs.map((b) => b.y + b.height)) - y0,
       },
-      sheetValue: parsed.value,
+      parts,
       ...cellWidth(parts, text),
     });
   }
@@ -174,10 +181,5 @@ export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
       psv.doubt ??= "peak systolic velocity below the end-diastolic one: check both";
     }
   }
-  return out
-    .filter((m) => m.confidence >= MIN_MEASUREMENT_CONFIDENCE)
-    .map(({ sheetValue: _, width: __, units: ___, ...m }) => ({
-      ...m,
-      confidence: Math.round(m.confidence * 1000) / 1000,
-    }));
+  return out.map(({ width: _, units: __, ...m }) => m);
 }

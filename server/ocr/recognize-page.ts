@@ -1,11 +1,11 @@
 import { readDatesByStrokes, readDigitsByStrokes } from "./digit-reading";
 import { matchLabel } from "./field-extraction";
 import { loadPaddleModels } from "./paddle-models";
-import { decodeRaster } from "./raster";
+import { decodeRaster, type Raster } from "./raster";
 import { type ReadRegion, toReadRegion } from "./read-region";
 import { detectText } from "./text-detector";
 import { type CharMatrix, type FoldTable, foldTable, recognizeRegions } from "./text-recognizer";
-import { estimateFrame, type TextRegion, toRegions } from "./text-regions";
+import { estimateFrame, type PageFrame, type TextRegion, toRegions } from "./text-regions";
 
 let fold: FoldTable | undefined;
 /** Reads crops of one page's regions, optionally stretched wider than their own aspect ratio. */
@@ -38,6 +38,16 @@ const dateLike = (text: string) => {
 
 /** Detects and reads every text region of one page image (PNG/JPEG), in the page's deskewed frame. */
 export async function recognizePage(image: Buffer, page: number): Promise<ReadRegion[]> {
+  const { raster, frame, read } = await readPageText(image, page);
+  await readByStrokes(raster, frame, read);
+  return read;
+}
+
+/** The PP-OCR part of a page's reading: every region and its crops' readings, without the digit classifier's. */
+export async function readPageText(
+  image: Buffer,
+  page: number,
+): Promise<{ raster: Raster; frame: PageFrame; read: ReadRegion[] }> {
   const models = await loadPaddleModels();
   fold ??= foldTable(models.charset);
   const asciiFold = fold;
@@ -70,20 +80,31 @@ export async function recognizePage(image: Buffer, page: number): Promise<ReadRe
     r.stretched = stretched[k]!;
     r.wide = wider[k]!;
   });
-  // Handwritten digits PP-OCR was never trained on: the digit classifier reads the same cells from their strokes.
-  const byStrokes = await readDigitsByStrokes(raster, frame, cells);
   cells.forEach((r, k) => {
     r.alternates = [taller[k]!, r.wide!];
+  });
+  await readMergedDates(readCrops, read);
+  return { raster, frame, read };
+}
+
+/**
+ * Handwritten digits PP-OCR was never trained on: the digit classifier reads the doubtful cells (those read again
+ * from other crops) from their strokes, and the doubtful dates (day, month and year by the classifier, their
+ * separators by shape), also those cut from their label's region. Apart from readPageText so that a bench can
+ * re-read the strokes of cached pages.
+ */
+export async function readByStrokes(raster: Raster, frame: PageFrame, read: ReadRegion[]) {
+  const cells = read.filter((r) => r.alternates);
+  const byStrokes = await readDigitsByStrokes(raster, frame, cells);
+  cells.forEach((r, k) => {
     r.strokes = byStrokes[k];
   });
-  // Dates too: day, month and year read again by the classifier, their separators by shape.
-  const dates = stretchable.filter((r) => !short(r) && dateLike(r.read.text));
-  const datesByStrokes = await readDatesByStrokes(raster, frame, dates);
-  dates.forEach((r, k) => {
+  const dates = read.filter((r) => r.wide && !r.alternates && dateLike(r.read.text));
+  const merged = read.flatMap((r) => (r.value ? [r.value] : []));
+  const datesByStrokes = await readDatesByStrokes(raster, frame, [...dates, ...merged]);
+  [...dates, ...merged].forEach((r, k) => {
     r.dateStrokes = datesByStrokes[k];
   });
-  await readMergedDates(readCrops, read, (crops) => readDatesByStrokes(raster, frame, crops));
-  return read;
 }
 
 /**
@@ -91,11 +112,7 @@ export async function recognizePage(image: Buffer, page: number): Promise<ReadRe
  * stretched twice: print and handwriting in one strip read worse than the handwriting alone (measured: dates of birth
  * 75 -> 85 % on the committed corpus). Names are not: their own crop lost the space between the words.
  */
-async function readMergedDates(
-  readCrops: ReadCrops,
-  read: ReadRegion[],
-  readStrokes: (crops: TextRegion[]) => Promise<(CharMatrix | null)[]>,
-) {
+async function readMergedDates(readCrops: ReadCrops, read: ReadRegion[]) {
   const merged = read.flatMap((r) => {
     const hit = matchLabel(r);
     if (hit?.field !== "patientDob" && hit?.field !== "examDate") return [];
@@ -109,9 +126,8 @@ async function readMergedDates(
   const plain = await readCrops(crops);
   const stretched = await readCrops(crops, STRETCH);
   const wide = await readCrops(crops, WIDE_STRETCH);
-  const strokes = await readStrokes(crops);
   merged.forEach(({ r }, k) => {
     const own = toReadRegion(crops[k]!, plain[k]!);
-    r.value = { ...own, stretched: stretched[k]!, wide: wide[k]!, dateStrokes: strokes[k]! };
+    r.value = { ...own, stretched: stretched[k]!, wide: wide[k]! };
   });
 }
