@@ -5,7 +5,7 @@
  * pages bench/ocr.ts cached (run it first with the same --cache), so it takes seconds.
  *
  *   npm run -s bench:ocr -- --dir /tmp/hw-101 --cache /tmp/c
- *   npx tsx bench/handwriting/miss-causes.ts --dir /tmp/hw-101 --cache /tmp/c [-v]
+ *   npx tsx bench/handwriting/miss-causes.ts --dir /tmp/hw-101 --cache /tmp/c [-v] [--restroke]
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -14,7 +14,10 @@ import { deserialize } from "node:v8";
 import { constrainedDecode } from "../../server/ocr/ctc-constrained";
 import { DECIMAL_GRAMMAR } from "../../server/ocr/ctc-grammar";
 import { MIN_MEASUREMENT_CONFIDENCE, readMeasurementCells } from "../../server/ocr/measurement-extraction";
+import { decodeRaster } from "../../server/ocr/raster";
 import type { ReadRegion } from "../../server/ocr/read-region";
+import { readByStrokes } from "../../server/ocr/recognize-page";
+import type { PageFrame } from "../../server/ocr/text-regions";
 import { expectedMeasurements, type Truth } from "../ocr-truth";
 
 const { values: args } = parseArgs({
@@ -22,6 +25,7 @@ const { values: args } = parseArgs({
     dir: { type: "string" },
     cache: { type: "string" },
     verbose: { type: "boolean", short: "v", default: false },
+    restroke: { type: "boolean", default: false },
   },
 });
 
@@ -66,6 +70,11 @@ async function main() {
     const pages = deserialize(
       await readFile(path.join(args.cache!, `${path.basename(dir)}-${file}.v8`)),
     ) as ReadRegion[][];
+    if (args.restroke) {
+      const cached = path.join(args.cache!, `${path.basename(dir)}-${file}.v8.pages`);
+      const { pages: images, frames } = deserialize(await readFile(cached)) as { pages: Buffer[]; frames: PageFrame[] };
+      for (let i = 0; i < pages.length; i++) await readByStrokes(await decodeRaster(images[i]!), frames[i]!, pages[i]!);
+    }
     const cells = pages.flatMap((regions) => readMeasurementCells(regions));
     const keys = expectedMeasurements(truth);
     const byKey = new Map(cells.map((c) => [`${c.site}|${c.side}|${c.parameter}`, c]));

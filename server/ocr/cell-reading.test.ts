@@ -98,4 +98,20 @@ describe("readNumberCell", () => {
     clear.strokes = syntheticRegion("125", { u: 0, v: 0 }, 0.9).matrix;
     expect(readNumberCell([clear], psv)!.confidence).toBeGreaterThan(0.9);
   });
+
+  it("never shows a value as sure when the classifier's reading of the strokes is another value, and says so", () => {
+    // Both readers clear, but of different values: the recogniser wins on its votes, at a confidence that asks for a
+    // check (under 0.8), with the other reading named.
+    const region = syntheticRegion("94", { u: 0, v: 0 }, 0.99);
+    region.alternates = [region.matrix, region.matrix];
+    region.strokes = syntheticRegion("97", { u: 0, v: 0 }, 0.6, { 1: { char: "4", prob: 0.38 } }).matrix;
+    const reading = readNumberCell([region], psv);
+    expect(reading).toMatchObject({ value: 94, byStrokes: 97 });
+    expect(reading!.confidence).toBeLessThan(0.8);
+    expect(reading!.doubt).toBe("the digits' strokes read 97: check the sheet");
+    // The same cell with the strokes agreeing stays sure.
+    region.strokes = syntheticRegion("94", { u: 0, v: 0 }, 0.9).matrix;
+    expect(readNumberCell([region], psv)).toMatchObject({ value: 94, byStrokes: 94, doubt: null });
+    expect(readNumberCell([region], psv)!.confidence).toBeGreaterThan(0.9);
+  });
 });

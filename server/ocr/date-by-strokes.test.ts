@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { dateCrop, parse } from "../test-support/date-crop";
+import { constrainedDecode } from "./ctc-constrained";
+import { DECIMAL_GRAMMAR } from "./ctc-grammar";
 import { readDateOptions, weighDatesByStrokes } from "./date-reading";
 import { type DateChar, segmentDate } from "./date-strokes";
 import { classifyDigits } from "./digit-classifier";
 import { normalizeGlyph } from "./digit-glyph";
-import { dateStrokeMatrix } from "./digit-reading";
+import { dateStrokeMatrix, strokeMatrix } from "./digit-reading";
 
 const now = new Date("2026-11-24T12:00:00Z");
 
@@ -74,5 +76,18 @@ describe("dates read from their strokes", () => {
     const other = weighDatesByStrokes([{ value: "2024-04-16", confidence: 0.9 }], read("18.01.2021"), now);
     expect(other[0]?.value).toBe("2024-04-16");
     expect(other[0]?.confidence).toBeCloseTo(0.9, 5);
+  });
+});
+
+describe("numbers read from their strokes", () => {
+  it("keeps a decimal point joined to a digit possible between two digits, never before or after them", () => {
+    // "11.4" whose point touches the second 1: the segmenter finds three glyphs and no point.
+    const glyph = { kind: "glyph" as const, map: { width: 1, height: 1, ink: new Float32Array(1) } };
+    const m = strokeMatrix([glyph, glyph, glyph], [sure(1), sure(1), sure(4)]);
+    const texts = constrainedDecode(m, DECIMAL_GRAMMAR, { beam: 16, nbest: 8 }).candidates.map((c) => c.text);
+    expect(texts[0]).toBe("114");
+    expect(texts).toContain("11.4");
+    expect(texts).toContain("1.14");
+    expect(texts.every((t) => !t.startsWith(".") && !t.endsWith("."))).toBe(true);
   });
 });

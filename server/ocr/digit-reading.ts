@@ -11,6 +11,13 @@ const POINT = COLUMN(".");
 const ZERO = COLUMN("0");
 /** How sure a segmented blot is a decimal point; the rest of its step is left to the blank (a speck of dirt). */
 const POINT_PROBABILITY = 0.85;
+/**
+ * Between two digits with no point found, a point joined to a digit's foot ("11.4" with the point touching the
+ * second 1) is still possible at this probability: the strokes' reading then does not veto the point the
+ * recogniser saw, and a whole number that cannot be (114 mm) leaves the one with the point as its likeliest
+ * possible reading.
+ */
+const LOST_POINT = 0.25;
 
 /**
  * A second reading of handwritten numbers by the digit classifier over segmented strokes, as a character matrix
@@ -39,7 +46,11 @@ export async function readDigitsByStrokes(
 export function strokeMatrix(chars: CellChar[], digitProbs: (Float32Array | null)[]): CharMatrix {
   const steps = chars.length * 2 + 1;
   const probs = new Float32Array(steps * 96);
-  for (let t = 0; t < steps; t += 2) probs[t * 96] = 1;
+  for (let t = 0; t < steps; t += 2) {
+    const between = t > 0 && t < steps - 1 && chars[t / 2 - 1]!.kind === "glyph" && chars[t / 2]!.kind === "glyph";
+    probs[t * 96] = between ? 1 - LOST_POINT : 1;
+    if (between) probs[t * 96 + POINT] = LOST_POINT;
+  }
   chars.forEach((c, k) => {
     const row = (2 * k + 1) * 96;
     const p = digitProbs[k];
