@@ -1,10 +1,11 @@
-import { useQuery } from "@tanstack/react-query";
-import type { ClinicStat } from "../../../../domain/contracts/admin";
+import { z } from "zod";
+import { clinicStat } from "../../../../domain/contracts/admin";
 import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
+import { useApiQuery } from "../../lib/api";
 import { formatDate } from "./format";
 
 export function ClinicAnalyticsTab() {
-  const { data, isLoading } = useQuery<ClinicStat[]>({ queryKey: ["/api/admin/clinic-stats"] });
+  const { data, isLoading } = useApiQuery(["/api/admin/clinic-stats"], z.array(clinicStat));
   if (isLoading) return <Spinner label="Loading clinic analytics..." />;
   if (!data?.length) return <EmptyState title="No clinic data available" />;
   return (

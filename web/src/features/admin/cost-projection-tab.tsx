@@ -1,13 +1,12 @@
-import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, DollarSign, TrendingUp } from "lucide-react";
-import type { CostProjection } from "../../../../domain/contracts/admin";
+import { costProjection } from "../../../../domain/contracts/admin";
 import { Card, CardContent, CardHeader, CardTitle, Spinner } from "../../components/ui/card";
-import { errorMessage } from "../../lib/api";
+import { errorMessage, useApiQuery } from "../../lib/api";
 import { formatDollars } from "./format";
 import { StatCard } from "./stat-card";
 
 export function CostProjectionTab() {
-  const { data, isLoading, error } = useQuery<CostProjection>({ queryKey: ["/api/admin/cost-projection"] });
+  const { data, isLoading, error } = useApiQuery(["/api/admin/cost-projection"], costProjection);
   if (isLoading) return <Spinner label="Loading cost projection..." />;
   if (error || !data)
     return <p className="text-red-700">{errorMessage(error, "The cost projection could not be loaded.")}</p>;

@@ -1,13 +1,12 @@
-import { useQuery } from "@tanstack/react-query";
 import { Activity, Database, FileText, Users } from "lucide-react";
-import type { SystemStats } from "../../../../domain/contracts/admin";
+import { systemStats } from "../../../../domain/contracts/admin";
 import { Badge, Card, CardContent, CardHeader, CardTitle, Spinner } from "../../components/ui/card";
-import { errorMessage } from "../../lib/api";
+import { errorMessage, useApiQuery } from "../../lib/api";
 import { formatBytes } from "./format";
 import { StatCard } from "./stat-card";
 
 export function SystemMonitoringTab() {
-  const { data, isLoading, error } = useQuery<SystemStats>({ queryKey: ["/api/admin/system-stats"] });
+  const { data, isLoading, error } = useApiQuery(["/api/admin/system-stats"], systemStats);
   if (isLoading) return <Spinner label="Loading system statistics..." />;
   if (error || !data)
     return <p className="text-red-700">{errorMessage(error, "System statistics could not be loaded.")}</p>;

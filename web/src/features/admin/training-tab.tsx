@@ -1,19 +1,20 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
-import { clinicalFindings, type TrainingPair } from "../../../../domain/contracts/admin";
+import { z } from "zod";
+import { clinicalFindings, type TrainingPair, trainingPair } from "../../../../domain/contracts/admin";
 import { scanTypes } from "../../../../domain/report-engine/vocabulary";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, CardContent, CardHeader, CardTitle, EmptyState, Spinner } from "../../components/ui/card";
 import { Input, Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage } from "../../lib/api";
+import { apiJson, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { formatDate } from "./format";
 
 const findingLabel = (value: string) => clinicalFindings.find((f) => f.value === value)?.label ?? value;
 
 export function TrainingTab() {
-  const history = useQuery<TrainingPair[]>({ queryKey: ["/api/training"] });
+  const history = useApiQuery(["/api/training"], z.array(trainingPair));
   const form = useRef<HTMLFormElement>(null);
   const [worksheet, setWorksheet] = useState<File | null>(null);
   const [report, setReport] = useState<File | null>(null);

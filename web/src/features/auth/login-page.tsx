@@ -44,7 +44,7 @@ export function LoginPage() {
     } catch (e) {
       setPending(false);
       const serverText = e instanceof ApiError ? e.serverMessage : null;
-      if (e instanceof ApiError && e.bodyText.includes("TOTP_REQUIRED")) {
+      if (e instanceof ApiError && e.code === "TOTP_REQUIRED") {
         setNeedsTotp(true);
         setError(needsTotp ? serverText : null);
         return;

@@ -1,8 +1,10 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { ChevronDown, KeyRound, UserCircle } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import type { CurrentUser } from "../../../../domain/contracts/auth";
-import { TwoFactorDialog } from "./two-factor-dialog";
+
+// Loaded when first opened: it reads its answers with the zod contracts, which stay out of the first load.
+const TwoFactorDialog = lazy(async () => ({ default: (await import("./two-factor-dialog")).TwoFactorDialog }));
 
 /** Account actions of the signed-in user: for now, two-factor sign-in. */
 export function ProfileMenu({ user }: { user: CurrentUser }) {
@@ -36,7 +38,11 @@ export function ProfileMenu({ user }: { user: CurrentUser }) {
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
-      <TwoFactorDialog open={twoFactorOpen} onOpenChange={setTwoFactorOpen} user={user} />
+      {twoFactorOpen ? (
+        <Suspense fallback={null}>
+          <TwoFactorDialog open={twoFactorOpen} onOpenChange={setTwoFactorOpen} user={user} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,17 +1,13 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
-import type {
-  CurrentUser,
-  TotpEnableResponse,
-  TotpSetupResponse,
-  TotpStatusResponse,
-} from "../../../../domain/contracts/auth";
+import type { CurrentUser, TotpEnableResponse, TotpSetupResponse } from "../../../../domain/contracts/auth";
+import { totpStatusResponse } from "../../../../domain/contracts/auth";
 import { Button } from "../../components/ui/button";
 import { Spinner } from "../../components/ui/card";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { FieldError, Input, Label } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage } from "../../lib/api";
+import { apiJson, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 
 function CodeField({
@@ -55,7 +51,7 @@ export function TwoFactorDialog({
   onOpenChange: (open: boolean) => void;
   user: CurrentUser;
 }) {
-  const status = useQuery<TotpStatusResponse>({ queryKey: ["/api/auth/totp"], enabled: open, staleTime: 0 });
+  const status = useApiQuery(["/api/auth/totp"], totpStatusResponse, { enabled: open, staleTime: 0 });
   const [setup, setSetup] = useState<TotpSetupResponse | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [code, setCode] = useState("");

@@ -1,17 +1,17 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { ImageIcon, Upload } from "lucide-react";
 import { useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { type ClinicRecord, clinicUpdate, criteriaSets } from "../../../../domain/contracts/clinic";
+import { type ClinicRecord, clinicRecord, clinicUpdate, criteriaSets } from "../../../../domain/contracts/clinic";
 import { criticalRuleIds, criticalRuleNames } from "../../../../domain/report-engine/critical-results";
 import { MAX_TURNAROUND_TARGET_DAYS } from "../../../../domain/turnaround";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle, Spinner } from "../../components/ui/card";
 import { Checkbox, FieldError, Input, Label, Select, Textarea } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson, errorMessage } from "../../lib/api";
+import { ApiError, apiJson, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { DeliveryDestinationsCard } from "./delivery-destinations-card";
 import { imageFileProblem, uploadImage } from "./upload-image";
@@ -26,7 +26,7 @@ const refreshClinic = () => {
 };
 
 export function ClinicSettingsTab({ canManage }: { canManage: boolean }) {
-  const { data: clinic, isLoading, isError, error } = useQuery<ClinicRecord>({ queryKey: ["/api/clinic"] });
+  const { data: clinic, isLoading, isError, error } = useApiQuery(["/api/clinic"], clinicRecord);
   if (isLoading) return <Spinner label="Loading clinic information..." />;
   if (isError || !clinic) {
     return (

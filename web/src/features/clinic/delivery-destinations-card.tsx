@@ -1,8 +1,10 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { z } from "zod";
 import {
   type Destination,
   type DestinationKind,
+  destination,
   destinationKindLabels,
   destinationKinds,
 } from "../../../../domain/contracts/delivery";
@@ -12,7 +14,7 @@ import { Badge, Card, CardContent, CardHeader, CardTitle, Spinner } from "../../
 import { ConfirmDialog } from "../../components/ui/dialog";
 import { Input, Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson, errorMessage } from "../../lib/api";
+import { ApiError, apiJson, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 
 const KEY = ["/api/delivery-destinations"];
@@ -25,7 +27,7 @@ const where = (d: Destination) => (d.kind === "fhir" ? (d.url ?? "") : `${d.host
  * Every signature, first or of an amendment, is sent to each destination that is on, with retries.
  */
 export function DeliveryDestinationsCard() {
-  const destinations = useQuery<Destination[]>({ queryKey: KEY });
+  const destinations = useApiQuery(KEY, z.array(destination));
   const [deleting, setDeleting] = useState<Destination | null>(null);
   const toggle = useMutation({
     mutationFn: (d: Destination) =>

@@ -1,14 +1,16 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { Link2, Mail, UserCheck } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
+import { z } from "zod";
 import type { CreateInvitationResponse } from "../../../../domain/contracts/invitations";
 import type { Physician } from "../../../../domain/contracts/physicians";
 import type { StaffMember } from "../../../../domain/contracts/staff";
+import { staffMember } from "../../../../domain/contracts/staff";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { FieldError, Input, Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage } from "../../lib/api";
+import { apiJson, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { displayName, useAuth } from "../auth/use-auth";
 
@@ -32,7 +34,7 @@ export function PhysicianAccount({
   canManage: boolean;
 }) {
   const { user } = useAuth();
-  const staff = useQuery<StaffMember[]>({ queryKey: ["/api/staff"], enabled: canManage });
+  const staff = useApiQuery(["/api/staff"], z.array(staffMember), { enabled: canManage });
   const [dialogOpen, setDialogOpen] = useState(false);
   const linked = staff.data?.find((m) => m.id === physician.userId);
   const isMe = Boolean(user && physician.userId === user.id);

@@ -2,7 +2,6 @@ import { PenLine, Trash2, Upload } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { PHYSICIAN_NAME_REQUIRED, type Physician } from "../../../../domain/contracts/physicians";
 import { Button } from "../../components/ui/button";
-import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { FieldError, Input, Label } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
 import { cn } from "../../lib/cn";
@@ -22,34 +21,7 @@ export type PhysicianFormValues = {
 type SignatureMode = "upload" | "draw";
 
 /** Add or edit one physician; the signature can be kept, removed, uploaded as an image or drawn. */
-export function PhysicianFormDialog({
-  open,
-  onOpenChange,
-  physician,
-  pending,
-  onSubmit,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  physician: Physician | null;
-  pending: boolean;
-  onSubmit: (values: PhysicianFormValues) => void;
-}) {
-  return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent
-        title={physician ? "Edit Physician" : "Add Physician"}
-        description="The name, title and specialty appear in the report's signature block."
-        className="max-w-xl"
-      >
-        {/* Keyed so that each opening starts from the physician's saved values. */}
-        <PhysicianForm key={physician?.id ?? "new"} physician={physician} pending={pending} onSubmit={onSubmit} />
-      </DialogContent>
-    </Dialog>
-  );
-}
-
-function PhysicianForm({
+export function PhysicianForm({
   physician,
   pending,
   onSubmit,

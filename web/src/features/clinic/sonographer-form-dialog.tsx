@@ -4,42 +4,12 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { INITIALS_MAX, type Sonographer, sonographerInput } from "../../../../domain/contracts/sonographers";
 import { Button } from "../../components/ui/button";
-import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { FieldError, Input, Label } from "../../components/ui/input";
 
 export type SonographerValues = z.output<typeof sonographerInput>;
 
-export function SonographerFormDialog({
-  open,
-  onOpenChange,
-  sonographer,
-  pending,
-  onSubmit,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  sonographer: Sonographer | null;
-  pending: boolean;
-  onSubmit: (values: SonographerValues) => void;
-}) {
-  return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent
-        title={sonographer ? "Edit Sonographer" : "Add Sonographer"}
-        description="Sonographers are chosen when a drawing session starts; their initials mark their work."
-      >
-        <SonographerForm
-          key={sonographer?.id ?? "new"}
-          sonographer={sonographer}
-          pending={pending}
-          onSubmit={onSubmit}
-        />
-      </DialogContent>
-    </Dialog>
-  );
-}
-
-function SonographerForm({
+/** The add/edit form of one sonographer (shown in the Sonographers tab's dialog). */
+export function SonographerForm({
   sonographer,
   pending,
   onSubmit,

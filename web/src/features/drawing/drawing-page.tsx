@@ -1,15 +1,18 @@
-import { useQuery } from "@tanstack/react-query";
 import { PenTool } from "lucide-react";
 import { useState } from "react";
+import { z } from "zod";
 import type { DigitalWorksheet } from "../../../../domain/contracts/drawings";
+import { digitalWorksheetSchema } from "../../../../domain/contracts/drawings";
 import type { WorksheetTemplate } from "../../../../domain/contracts/templates";
+import { worksheetTemplate } from "../../../../domain/contracts/templates";
 import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
+import { useApiQuery } from "../../lib/api";
 import { DrawingWorkspace } from "./drawing-workspace";
 import { StartSessionDialog } from "./start-session-dialog";
 
 export function DrawingPage() {
-  const templates = useQuery<WorksheetTemplate[]>({ queryKey: ["/api/worksheet-templates"] });
-  const sessions = useQuery<DigitalWorksheet[]>({ queryKey: ["/api/digital-worksheets"] });
+  const templates = useApiQuery(["/api/worksheet-templates"], z.array(worksheetTemplate));
+  const sessions = useApiQuery(["/api/digital-worksheets"], z.array(digitalWorksheetSchema));
   const [picked, setPicked] = useState<WorksheetTemplate | null>(null);
   const [active, setActive] = useState<{ session: DigitalWorksheet; template: WorksheetTemplate } | null>(null);
 

@@ -1,14 +1,15 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { z } from "zod";
 import type { DigitalWorksheet } from "../../../../domain/contracts/drawings";
-import type { Sonographer } from "../../../../domain/contracts/sonographers";
+import { sonographer } from "../../../../domain/contracts/sonographers";
 import type { WorksheetTemplate } from "../../../../domain/contracts/templates";
 import { scanTypes } from "../../../../domain/report-engine/vocabulary";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Input, Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage } from "../../lib/api";
+import { apiJson, errorMessage, useApiQuery } from "../../lib/api";
 
 const today = () => new Date().toLocaleDateString("en-CA");
 
@@ -22,7 +23,7 @@ export function StartSessionDialog({
   onStarted: (session: DigitalWorksheet) => void;
 }) {
   // Asked afresh each time the dialog opens: a sonographer added since (another screen, another admin) must be there.
-  const sonographers = useQuery<Sonographer[]>({ queryKey: ["/api/sonographers"], staleTime: 0 });
+  const sonographers = useApiQuery(["/api/sonographers"], z.array(sonographer), { staleTime: 0 });
   const [patientName, setPatientName] = useState("");
   const [patientDob, setPatientDob] = useState("");
   const [examDate, setExamDate] = useState(today);

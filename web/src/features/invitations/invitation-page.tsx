@@ -1,12 +1,13 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { Building2, CheckCircle2, LogIn, XCircle } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
-import type { AcceptInvitationResponse, InvitationDetails } from "../../../../domain/contracts/invitations";
+import type { AcceptInvitationResponse } from "../../../../domain/contracts/invitations";
+import { invitationDetails } from "../../../../domain/contracts/invitations";
 import { BrandMark } from "../../app/brand-mark";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, Spinner } from "../../components/ui/card";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson } from "../../lib/api";
+import { ApiError, apiJson, useApiQuery } from "../../lib/api";
 import { useAuth } from "../auth/use-auth";
 import { CreateAccountForm } from "./create-account-form";
 
@@ -51,7 +52,7 @@ export function InvitationPage() {
   const token = tokenFromPath(window.location.pathname);
   const { user } = useAuth();
   const [joined, setJoined] = useState<string | null>(null);
-  const details = useQuery<InvitationDetails>({ queryKey: ["/api/invitations", token, "details"] });
+  const details = useApiQuery(["/api/invitations", token, "details"], invitationDetails);
 
   useEffect(() => {
     if (joined === null) return;

@@ -1,8 +1,10 @@
-import { useQuery } from "@tanstack/react-query";
+import { z } from "zod";
 import { type PatientSex, patientSexes } from "../../../../domain/contracts/reports";
 import type { Sonographer } from "../../../../domain/contracts/sonographers";
+import { sonographer } from "../../../../domain/contracts/sonographers";
 import { matchSonographer } from "../../../../domain/sonographer-match";
 import { Input, Label, Select } from "../../components/ui/input";
+import { useApiQuery } from "../../lib/api";
 import { cn } from "../../lib/cn";
 
 /** The worksheet's header fields as a form edits them ("" for none). */
@@ -75,7 +77,7 @@ export function HeaderFieldInputs({
   onChange: (field: HeaderField, value: string) => void;
   extraction?: Extraction<HeaderField>;
 }) {
-  const staff = useQuery<Sonographer[]>({ queryKey: ["/api/sonographers"] });
+  const staff = useApiQuery(["/api/sonographers"], z.array(sonographer));
   const id = (field: HeaderField) => `${idPrefix}-${field}`;
   const describedBy = (field: HeaderField, extra?: string) =>
     [extraction[field] != null ? `${id(field)}-note` : null, extra].filter(Boolean).join(" ") || undefined;

@@ -1,10 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
-import type { ReportDiff, ReportVersionSummary, VersionKind } from "../../../../domain/contracts/reports";
+import { z } from "zod";
+import type { ReportDiff, VersionKind } from "../../../../domain/contracts/reports";
+import { reportDiffSchema, reportVersionSummarySchema } from "../../../../domain/contracts/reports";
 import { Badge, Spinner } from "../../components/ui/card";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Label, Select } from "../../components/ui/input";
-import { apiJson, errorMessage } from "../../lib/api";
+import { api, errorMessage, useApiQuery } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { formatDateTime, REPORTS_KEY } from "./report-api";
 import { ReportDeliveries } from "./report-deliveries";
@@ -30,9 +32,9 @@ const fieldLabels: Record<ReportDiff["fields"][number]["field"], string> = {
 };
 
 function DiffView({ reportId, from, to }: { reportId: number; from: number; to: number }) {
-  const diff = useQuery<ReportDiff>({
+  const diff = useQuery({
     queryKey: [REPORTS_KEY, reportId, "diff", from, to],
-    queryFn: () => apiJson<ReportDiff>("GET", `/api/reports/${reportId}/diff?from=${from}&to=${to}`),
+    queryFn: () => api.get(`/api/reports/${reportId}/diff?from=${from}&to=${to}`, reportDiffSchema),
   });
   if (diff.isLoading) return <Spinner label="Comparing versions..." />;
   if (diff.isError)
@@ -78,8 +80,7 @@ export function HistoryDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const id = useId();
-  const versions = useQuery<ReportVersionSummary[]>({
-    queryKey: [REPORTS_KEY, reportId, "versions"],
+  const versions = useApiQuery([REPORTS_KEY, reportId, "versions"], z.array(reportVersionSummarySchema), {
     enabled: reportId !== null,
   });
   const [from, setFrom] = useState(0);

@@ -4,11 +4,12 @@ import {
   type EditableReportFields,
   REPORTS_PAGE_SIZE,
   type Report,
-  type ReportList,
+  reportListSchema,
+  reportSchema,
   type UpdateReportRequest,
 } from "../../../../domain/contracts/reports";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage, isUnauthorizedError } from "../../lib/api";
+import { api, apiJson, errorMessage, isUnauthorizedError } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { type HeaderForm, headerFieldsOf } from "./header-fields";
 
@@ -25,7 +26,7 @@ export function reportPageQuery(listQuery: string, page: number) {
   params.set("pageSize", String(REPORTS_PAGE_SIZE));
   return queryOptions({
     queryKey: [REPORTS_KEY, { list: listQuery, page, pageSize: REPORTS_PAGE_SIZE }],
-    queryFn: () => apiJson<ReportList>("GET", `/api/reports?${params}`),
+    queryFn: () => api.get(`/api/reports?${params}`, reportListSchema),
   });
 }
 
@@ -79,7 +80,7 @@ const failed = (title: string, fallback: string) => (error: unknown) => {
 export function useReportMutations(onSaved?: (report: Report) => void) {
   const update = useMutation({
     mutationFn: ({ id, body }: { id: number; body: UpdateReportRequest }) =>
-      apiJson<Report>("PATCH", `/api/reports/${id}`, body),
+      api.send("PATCH", `/api/reports/${id}`, body, reportSchema),
     onSuccess: (report) => {
       toast({
         title: "Report Updated",
@@ -93,7 +94,7 @@ export function useReportMutations(onSaved?: (report: Report) => void) {
   });
   const amend = useMutation({
     mutationFn: ({ id, body }: { id: number; body: AmendReportRequest }) =>
-      apiJson<Report>("POST", `/api/reports/${id}/amend`, body),
+      api.send("POST", `/api/reports/${id}/amend`, body, reportSchema),
     onSuccess: (report) => {
       toast({ title: "Report Amended", description: "The amendment and its reason were recorded", variant: "success" });
       onSaved?.(report);

@@ -4,13 +4,13 @@ import {
   type DeliveryStatus,
   deliveryStatusLabels,
   destinationKindLabels,
-  type ReportDelivery,
+  reportDeliveryList,
 } from "../../../../domain/contracts/delivery";
 import { can } from "../../../../domain/permissions";
 import { Button } from "../../components/ui/button";
 import { Badge, Spinner } from "../../components/ui/card";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage } from "../../lib/api";
+import { api, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { useAuth } from "../auth/use-auth";
 import { formatDateTime } from "./report-api";
@@ -32,16 +32,16 @@ const reasonLabels: Record<string, string> = {
 export function ReportDeliveries({ reportId }: { reportId: number }) {
   const { user } = useAuth();
   const key = ["/api/reports", reportId, "deliveries"];
-  const deliveries = useQuery<ReportDelivery[]>({
+  const deliveries = useQuery({
     queryKey: key,
-    queryFn: () => apiJson<ReportDelivery[]>("GET", `/api/reports/${reportId}/deliveries`),
+    queryFn: () => api.get(`/api/reports/${reportId}/deliveries`, reportDeliveryList),
     // While something is on its way, look again now and then.
     refetchInterval: (query) =>
       query.state.data?.some((d) => d.status === "pending" || d.status === "sending") ? 5000 : false,
   });
   const resend = useMutation({
     mutationFn: (deliveryId: number) =>
-      apiJson<ReportDelivery[]>("POST", `/api/reports/${reportId}/deliveries/${deliveryId}/resend`),
+      api.send("POST", `/api/reports/${reportId}/deliveries/${deliveryId}/resend`, undefined, reportDeliveryList),
     onSuccess: (list) => {
       queryClient.setQueryData(key, list);
       toast({ title: "Queued", description: "The report will be sent again shortly", variant: "success" });

@@ -1,11 +1,10 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
-import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { isDeletable, type Report } from "../../../../domain/contracts/reports";
+import { isDeletable, type Report, reportSchema } from "../../../../domain/contracts/reports";
 import type { ReportTemplate } from "../../../../domain/contracts/templates";
 import { Spinner } from "../../components/ui/card";
 import { ConfirmDialog, overlay } from "../../components/ui/dialog";
-import { errorMessage } from "../../lib/api";
+import { errorMessage, useApiQuery } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { useAuth } from "../auth/use-auth";
 import { AmendDialog } from "./amend-dialog";
@@ -68,7 +67,7 @@ export function ReportEditorDialog({
   onSigned?: (report: Report) => void;
 }) {
   const target = { reportId, position: nav.position };
-  const report = useQuery<Report>({ queryKey: [REPORTS_KEY, target.reportId] });
+  const report = useApiQuery([REPORTS_KEY, target.reportId], reportSchema);
   const templates = useTemplates();
   const [mode, exitFullscreen] = useFullscreen();
   const [confirmDelete, setConfirmDelete] = useState(false);

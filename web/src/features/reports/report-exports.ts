@@ -1,20 +1,23 @@
-import { useQuery } from "@tanstack/react-query";
+import { z } from "zod";
 import type { ClinicInfo } from "../../../../domain/contracts/clinic";
+import { clinicInfo } from "../../../../domain/contracts/clinic";
 import type { Report } from "../../../../domain/contracts/reports";
 import type { ReportTemplate } from "../../../../domain/contracts/templates";
+import { reportTemplate } from "../../../../domain/contracts/templates";
 import { docxFileNameFromList, docxFileNameFromPreview } from "../../../../domain/exports/file-names";
 import { toast } from "../../components/ui/use-toast";
+import { useApiQuery } from "../../lib/api";
 import { downloadDocx, openPrintPage, printReportInWindow } from "../exports/export-actions";
 
 /** The spec's default template name when a report has none. */
 export const DEFAULT_TEMPLATE_NAME = "Standard Report";
 
 export function useTemplates() {
-  return useQuery<ReportTemplate[]>({ queryKey: ["/api/templates"] });
+  return useApiQuery(["/api/templates"], z.array(reportTemplate));
 }
 
 export function useClinicInfo() {
-  return useQuery<ClinicInfo>({ queryKey: ["/api/clinic/info"] });
+  return useApiQuery(["/api/clinic/info"], clinicInfo);
 }
 
 /** The report's own template, else the clinic's default one, else none (the built-in layout). */

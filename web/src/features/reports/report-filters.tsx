@@ -1,10 +1,11 @@
-import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
-import type { Physician } from "../../../../domain/contracts/physicians";
+import { z } from "zod";
+import { physician } from "../../../../domain/contracts/physicians";
 import type { ReportSort, ReportStatusFilter } from "../../../../domain/contracts/reports";
 import { scanTypes } from "../../../../domain/vocabulary/study-terms";
 import { Button } from "../../components/ui/button";
 import { Checkbox, Input, Label, Select } from "../../components/ui/input";
+import { useApiQuery } from "../../lib/api";
 import { hasFilters, type ReportListView } from "./report-list-view";
 
 const statusLabels: Record<ReportStatusFilter, string> = {
@@ -26,7 +27,7 @@ type Change = Partial<Omit<ReportListView, "search" | "page">>;
 /** The Reports list's filters and sort; every change starts the list at its first page. */
 export function ReportFilters({ view, onChange }: { view: ReportListView; onChange: (change: Change) => void }) {
   const id = useId();
-  const physicians = useQuery<Physician[]>({ queryKey: ["/api/physicians"] });
+  const physicians = useApiQuery(["/api/physicians"], z.array(physician));
   const field = "grid min-w-0 gap-1";
   return (
     <fieldset className="grid grid-cols-2 items-end gap-3 sm:grid-cols-3 lg:grid-cols-7">

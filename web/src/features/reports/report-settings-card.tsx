@@ -1,13 +1,14 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { Sparkles } from "lucide-react";
 import { useId, useState } from "react";
-import type { Physician } from "../../../../domain/contracts/physicians";
+import { z } from "zod";
+import { physician } from "../../../../domain/contracts/physicians";
 import type { GenerateReportRequest, PatientInput, Report } from "../../../../domain/contracts/reports";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson, errorMessage, isUnauthorizedError } from "../../lib/api";
+import { ApiError, apiJson, errorMessage, isUnauthorizedError, useApiQuery } from "../../lib/api";
 import { physicianRetry } from "../../lib/query-client";
 import { refreshReports } from "./report-api";
 import type { StudyMeasurementInput } from "./report-types";
@@ -31,7 +32,7 @@ export function ReportSettingsCard({
   const [physicianId, setPhysicianId] = useState("");
   // Why Generate cannot go on, shown beside the button until the clinician changes something.
   const [problem, setProblem] = useState<{ field: "physician" | "scanType" | "request"; text: string } | null>(null);
-  const physicians = useQuery<Physician[]>({ queryKey: ["/api/physicians"], retry: physicianRetry });
+  const physicians = useApiQuery(["/api/physicians"], z.array(physician), { retry: physicianRetry });
 
   const generate = useMutation({
     mutationFn: (body: GenerateReportRequest) => apiJson<Report>("POST", "/api/reports/generate", body),

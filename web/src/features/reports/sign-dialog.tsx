@@ -1,17 +1,17 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
-import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, PenLine } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import type { ClinicRecord } from "../../../../domain/contracts/clinic";
-import type { Physician } from "../../../../domain/contracts/physicians";
+import { z } from "zod";
+import { clinicRecord } from "../../../../domain/contracts/clinic";
+import { physician as physicianSchema } from "../../../../domain/contracts/physicians";
 import type { Report } from "../../../../domain/contracts/reports";
-import type { ReauthStatus } from "../../../../domain/contracts/signing";
+import { reauthStatus } from "../../../../domain/contracts/signing";
 import { signatureLine } from "../../../../domain/signing";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Checkbox, FieldError, Input, Label } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson, errorMessage } from "../../lib/api";
+import { ApiError, apiJson, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { displayName, useAuth } from "../auth/use-auth";
 import { CriticalSigningBlock, useCriticalState } from "./critical-results";
@@ -34,8 +34,8 @@ function refusal(error: unknown): { code: string | null; field: string | null } 
 /** Who signs, for whom: said before the click, in the words the signature will carry. */
 function useSigner(report: Report) {
   const { user } = useAuth();
-  const physicians = useQuery<Physician[]>({ queryKey: ["/api/physicians"] });
-  const clinic = useQuery<ClinicRecord>({ queryKey: ["/api/clinic"] });
+  const physicians = useApiQuery(["/api/physicians"], z.array(physicianSchema));
+  const clinic = useApiQuery(["/api/clinic"], clinicRecord);
   const physician = physicians.data?.find((p) => p.id === report.physicianId) ?? null;
   const isThePhysician = Boolean(user && physician?.userId === user.id);
   const onBehalf = !isThePhysician && Boolean(clinic.data?.allowSignOnBehalf);
@@ -104,7 +104,7 @@ function SignForm({
   const [datesConfirmed, setDatesConfirmed] = useState(datesAcknowledged);
   const signer = useSigner(report);
   const critical = useCriticalState(report);
-  const status = useQuery<ReauthStatus>({ queryKey: REAUTH_KEY, staleTime: 0 });
+  const status = useApiQuery(REAUTH_KEY, reauthStatus, { staleTime: 0 });
   const fresh = Boolean(status.data?.reauthenticatedUntil);
   const [method, setMethod] = useState<"password" | "totp">("password");
   const [secret, setSecret] = useState("");

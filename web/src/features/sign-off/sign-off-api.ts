@@ -1,7 +1,12 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { Report } from "../../../../domain/contracts/reports";
-import type { SignOffQueue, SignOffWorklist, TurnaroundReport } from "../../../../domain/contracts/sign-off";
-import { apiJson } from "../../lib/api";
+import { reportSchema } from "../../../../domain/contracts/reports";
+import {
+  type SignOffQueue,
+  type SignOffWorklist,
+  signOffWorklistSchema,
+  turnaroundReportSchema,
+} from "../../../../domain/contracts/sign-off";
+import { api } from "../../lib/api";
 import { REPORTS_KEY } from "../reports/report-api";
 
 // Under the reports key: every report change (save, signature, deletion) refreshes the worklist too.
@@ -9,7 +14,7 @@ import { REPORTS_KEY } from "../reports/report-api";
 export function worklistQuery() {
   return queryOptions({
     queryKey: [REPORTS_KEY, "sign-off"],
-    queryFn: () => apiJson<SignOffWorklist>("GET", "/api/reports/sign-off"),
+    queryFn: () => api.get("/api/reports/sign-off", signOffWorklistSchema),
     // The queue changes as colleagues sign and drafts arrive: fetched afresh each time the screen opens.
     staleTime: 0,
   });
@@ -21,13 +26,13 @@ export function turnaroundQuery(from: string, to: string) {
   if (to) params.set("to", to);
   return queryOptions({
     queryKey: [REPORTS_KEY, "turnaround", { from, to }],
-    queryFn: () => apiJson<TurnaroundReport>("GET", `/api/reports/turnaround?${params}`),
+    queryFn: () => api.get(`/api/reports/turnaround?${params}`, turnaroundReportSchema),
     staleTime: 0,
   });
 }
 
 export const reassign = (reportId: number, physicianId: number | null) =>
-  apiJson<Report>("PATCH", `/api/reports/${reportId}/physician`, { physicianId });
+  api.send("PATCH", `/api/reports/${reportId}/physician`, { physicianId }, reportSchema);
 
 /** Which queue a report sits in: its physician's id, or null for the unassigned drafts. */
 export const queueKey = (queue: Pick<SignOffQueue, "physicianId">) => queue.physicianId;

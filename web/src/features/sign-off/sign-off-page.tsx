@@ -1,13 +1,14 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { AlertTriangle, CheckCircle2, ImageOff, UserX } from "lucide-react";
 import { useId, useState } from "react";
-import type { Physician } from "../../../../domain/contracts/physicians";
+import { z } from "zod";
+import { physician } from "../../../../domain/contracts/physicians";
 import type { SignOffItem, SignOffQueue } from "../../../../domain/contracts/sign-off";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
 import { Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { errorMessage } from "../../lib/api";
+import { errorMessage, useApiQuery } from "../../lib/api";
 import { useAuth } from "../auth/use-auth";
 import { formatDate, refreshReports } from "../reports/report-api";
 import { ReportEditorDialog } from "../reports/report-editor";
@@ -252,7 +253,7 @@ function DraftRow({
 /** An admin hands the draft to another physician (or leaves it unassigned). */
 function ReassignControl({ item, patient }: { item: SignOffItem; patient: string }) {
   const id = useId();
-  const physicians = useQuery<Physician[]>({ queryKey: ["/api/physicians"] });
+  const physicians = useApiQuery(["/api/physicians"], z.array(physician));
   const [choice, setChoice] = useState(item.physicianId === null ? "" : String(item.physicianId));
   const move = useMutation({
     mutationFn: () => reassign(item.id, choice ? Number(choice) : null),

@@ -1,15 +1,18 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { Mail, Users, UserX } from "lucide-react";
 import { useState } from "react";
+import { z } from "zod";
 import type { StaffPasswordResetResponse } from "../../../../domain/contracts/auth";
 import type { CreateInvitationResponse, PendingInvitation } from "../../../../domain/contracts/invitations";
+import { pendingInvitation } from "../../../../domain/contracts/invitations";
 import type { StaffMember } from "../../../../domain/contracts/staff";
+import { staffMember } from "../../../../domain/contracts/staff";
 import { type Role, roleLabels } from "../../../../domain/permissions";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/dialog";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, apiRequest, errorMessage } from "../../lib/api";
+import { apiJson, apiRequest, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { displayName, useAuth } from "../auth/use-auth";
 import { announceInvitation, InviteStaffDialog } from "./invite-staff-dialog";
@@ -36,8 +39,8 @@ function Skeletons() {
  */
 export function StaffManagementPage({ embedded = false }: { embedded?: boolean }) {
   const { user } = useAuth();
-  const staff = useQuery<StaffMember[]>({ queryKey: ["/api/staff"], enabled: Boolean(user) });
-  const invitations = useQuery<PendingInvitation[]>({ queryKey: ["/api/invitations"], enabled: Boolean(user) });
+  const staff = useApiQuery(["/api/staff"], z.array(staffMember), { enabled: Boolean(user) });
+  const invitations = useApiQuery(["/api/invitations"], z.array(pendingInvitation), { enabled: Boolean(user) });
   const [toDeactivate, setToDeactivate] = useState<StaffMember | null>(null);
   const isAdmin = user?.role === "admin";
 
@@ -78,7 +81,7 @@ export function StaffManagementPage({ embedded = false }: { embedded?: boolean }
       }),
   });
 
-  const former = useQuery<StaffMember[]>({ queryKey: ["/api/staff/deactivated"], enabled: isAdmin });
+  const former = useApiQuery(["/api/staff/deactivated"], z.array(staffMember), { enabled: isAdmin });
   const reactivate = useMutation({
     mutationFn: (id: string) => apiRequest("PATCH", `/api/staff/${encodeURIComponent(id)}/reactivate`),
     onSuccess: async () => {

@@ -1,8 +1,9 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { type KeyboardEvent, type PointerEvent, useId, useRef, useState } from "react";
 import {
   type WorksheetZone,
   type WorksheetZonesResponse,
+  worksheetZonesResponse,
   zoneFieldNames,
   zoneParameters,
 } from "../../../../domain/contracts/worksheet-zones";
@@ -10,7 +11,7 @@ import { Button } from "../../components/ui/button";
 import { Spinner } from "../../components/ui/card";
 import { Input, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage } from "../../lib/api";
+import { apiJson, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { Field } from "./form-field";
 import { responseText } from "./template-text";
@@ -63,7 +64,7 @@ export function FormZonesEditor({
   name: string;
 }) {
   const url = `/api/worksheet-templates/${templateId}/zones`;
-  const layout = useQuery<WorksheetZonesResponse>({ queryKey: [url] });
+  const layout = useApiQuery([url], worksheetZonesResponse);
   const [zones, setZones] = useState<WorksheetZone[] | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const drag = useRef<Drag | null>(null);

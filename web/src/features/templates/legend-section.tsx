@@ -1,16 +1,15 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { BookOpen } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { type LegendEntry, legendCategories } from "../../../../domain/contracts/templates";
+import { type LegendEntry, legendCategories, legendEntry } from "../../../../domain/contracts/templates";
 import { DeleteButton, EditButton } from "../../components/ui/action-buttons";
 import { Button } from "../../components/ui/button";
-import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
-import { ConfirmDialog, Dialog, DialogContent } from "../../components/ui/dialog";
+import { Badge, Card, EmptyState } from "../../components/ui/card";
 import { Checkbox, Input, Label, Select, Textarea } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage } from "../../lib/api";
+import { api } from "../../lib/api";
+import { EntityScreen, useEntityScreen } from "../../lib/entity-screen";
 import { queryClient } from "../../lib/query-client";
-import { useDeleteMutation } from "../../lib/use-delete-mutation";
 import { Field } from "./form-field";
 import { LegendDrawingCanvas } from "./legend-drawing-canvas";
 import { capitalize, responseText } from "./template-text";
@@ -25,96 +24,71 @@ export function LegendSection({
   adding: boolean;
   onAddingChange: (open: boolean) => void;
 }) {
-  const entries = useQuery<LegendEntry[]>({ queryKey: KEY });
-  const [editing, setEditing] = useState<LegendEntry | null>(null);
-  const [deleting, setDeleting] = useState<LegendEntry | null>(null);
-  const open = adding || editing !== null;
-  const close = () => {
-    onAddingChange(false);
-    setEditing(null);
-  };
-  const remove = useDeleteMutation({
-    url: (id) => `/api/legend-entries/${id}`,
+  const screen = useEntityScreen({
     queryKey: KEY,
-    success: { title: "Legend Entry Deleted" },
-    failure: { title: "Deletion Failed", fallback: "Failed to delete legend entry" },
+    item: legendEntry,
+    deleteUrl: (id) => `/api/legend-entries/${id}`,
+    deleted: { title: "Legend Entry Deleted" },
+    deleteFailed: { title: "Deletion Failed", fallback: "Failed to delete legend entry" },
+    adding,
+    onAddingChange,
   });
 
   return (
-    <>
-      {entries.isLoading ? (
-        <Spinner label="Loading templates..." />
-      ) : entries.isError ? (
-        <p role="alert" className="text-red-700">
-          {errorMessage(entries.error)}
-        </p>
-      ) : !entries.data?.length ? (
+    <EntityScreen
+      state={screen}
+      loadingLabel="Loading templates..."
+      empty={
         <EmptyState title="No Legend Entries Yet" icon={<BookOpen className="h-8 w-8" aria-hidden />}>
           Add a symbol or pattern your sonographers draw, and what it means, so generated reports read it correctly.
         </EmptyState>
-      ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-          {entries.data.map((e) => {
-            const picture = e.imageType === "drawing" ? e.drawingData : e.exampleImage;
-            return (
-              <li key={e.id}>
-                <Card className="flex h-full flex-col overflow-hidden">
-                  {picture ? (
-                    <div className="flex aspect-[4/3] items-center justify-center border-b border-slate-200 bg-slate-50">
-                      <img
-                        src={picture}
-                        alt={`Example of ${e.title}`}
-                        className="max-h-full max-w-full object-contain"
-                      />
-                    </div>
-                  ) : null}
-                  <div className="flex flex-1 flex-col p-4">
-                    <div className="flex items-start justify-between gap-2">
-                      <h3 className="text-base font-semibold text-slate-900">{e.title}</h3>
-                      <Badge tone={e.isActive ? "green" : "neutral"}>{e.isActive ? "Active" : "Inactive"}</Badge>
-                    </div>
-                    <div className="mt-1">
-                      <Badge tone="blue">{capitalize(e.category)}</Badge>
-                    </div>
-                    <p className="mt-2 text-sm text-slate-800">{e.medicalMeaning}</p>
-                    {e.description ? <p className="mt-1 text-sm text-slate-700">{e.description}</p> : null}
-                    {e.keywords ? (
-                      <p className="mt-2 text-xs text-slate-700">
-                        <span className="font-medium">Keywords:</span> {e.keywords}
-                      </p>
-                    ) : null}
-                    <div className="mt-auto flex justify-end gap-2 pt-3">
-                      <EditButton name={e.title} onClick={() => setEditing(e)} />
-                      <DeleteButton name={e.title} onClick={() => setDeleting(e)} />
-                    </div>
-                  </div>
-                </Card>
-              </li>
-            );
-          })}
-        </ul>
-      )}
-
-      <Dialog open={open} onOpenChange={(next) => !next && close()}>
-        {open ? (
-          <DialogContent
-            title={editing ? "Edit Legend Entry" : "New Legend Entry"}
-            description="Describe a drawing pattern and its medical meaning; active entries guide report generation."
-            className="max-w-2xl"
-          >
-            <LegendForm key={editing?.id ?? "new"} entry={editing ?? undefined} onSaved={close} />
-          </DialogContent>
-        ) : null}
-      </Dialog>
-
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(next) => !next && setDeleting(null)}
-        title="Delete Legend Entry"
-        description="Are you sure you want to delete this legend entry?"
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
-      />
-    </>
+      }
+      listClassName="grid gap-4 sm:grid-cols-2 xl:grid-cols-3"
+      renderItem={(e) => {
+        const picture = e.imageType === "drawing" ? e.drawingData : e.exampleImage;
+        return (
+          <Card className="flex h-full flex-col overflow-hidden">
+            {picture ? (
+              <div className="flex aspect-[4/3] items-center justify-center border-b border-slate-200 bg-slate-50">
+                <img src={picture} alt={`Example of ${e.title}`} className="max-h-full max-w-full object-contain" />
+              </div>
+            ) : null}
+            <div className="flex flex-1 flex-col p-4">
+              <div className="flex items-start justify-between gap-2">
+                <h3 className="text-base font-semibold text-slate-900">{e.title}</h3>
+                <Badge tone={e.isActive ? "green" : "neutral"}>{e.isActive ? "Active" : "Inactive"}</Badge>
+              </div>
+              <div className="mt-1">
+                <Badge tone="blue">{capitalize(e.category)}</Badge>
+              </div>
+              <p className="mt-2 text-sm text-slate-800">{e.medicalMeaning}</p>
+              {e.description ? <p className="mt-1 text-sm text-slate-700">{e.description}</p> : null}
+              {e.keywords ? (
+                <p className="mt-2 text-xs text-slate-700">
+                  <span className="font-medium">Keywords:</span> {e.keywords}
+                </p>
+              ) : null}
+              <div className="mt-auto flex justify-end gap-2 pt-3">
+                <EditButton name={e.title} onClick={() => screen.openEdit(e)} />
+                <DeleteButton name={e.title} onClick={() => screen.askDelete(e)} />
+              </div>
+            </div>
+          </Card>
+        );
+      }}
+      form={{
+        title: (editing) => (editing ? "Edit Legend Entry" : "New Legend Entry"),
+        description: "Describe a drawing pattern and its medical meaning; active entries guide report generation.",
+        className: "max-w-2xl",
+        render: (editing, close) => (
+          <LegendForm key={editing?.id ?? "new"} entry={editing ?? undefined} onSaved={close} />
+        ),
+      }}
+      confirmDelete={{
+        title: "Delete Legend Entry",
+        description: () => "Are you sure you want to delete this legend entry?",
+      }}
+    />
   );
 }
 
@@ -134,8 +108,8 @@ function LegendForm({ entry, onSaved }: { entry?: LegendEntry; onSaved: () => vo
   const save = useMutation({
     mutationFn: (form: FormData) =>
       entry
-        ? apiJson<LegendEntry>("PATCH", `/api/legend-entries/${entry.id}`, form)
-        : apiJson<LegendEntry>("POST", "/api/legend-entries", form),
+        ? api.send("PATCH", `/api/legend-entries/${entry.id}`, form, legendEntry)
+        : api.send("POST", "/api/legend-entries", form, legendEntry),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: KEY });
       toast({ title: editing ? "Legend Entry Updated" : "Legend Entry Created", variant: "success" });

@@ -1,16 +1,15 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { Copy, CornerDownLeft, Plus, Search } from "lucide-react";
 import { type FormEvent, useId, useMemo, useState } from "react";
-import { shortcutCategories, type TextShortcut } from "../../../../domain/contracts/templates";
+import { shortcutCategories, type TextShortcut, textShortcut } from "../../../../domain/contracts/templates";
 import { DeleteButton, EditButton } from "../../components/ui/action-buttons";
 import { Button } from "../../components/ui/button";
-import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
-import { ConfirmDialog, Dialog, DialogContent } from "../../components/ui/dialog";
+import { Badge, Card, EmptyState } from "../../components/ui/card";
 import { Input, Label, Select, Textarea } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, apiRequest, errorMessage } from "../../lib/api";
+import { api, apiRequest, errorMessage } from "../../lib/api";
+import { EntityScreen, useEntityScreen } from "../../lib/entity-screen";
 import { queryClient } from "../../lib/query-client";
-import { useDeleteMutation } from "../../lib/use-delete-mutation";
 import { Field } from "./form-field";
 import { capitalize } from "./template-text";
 
@@ -36,20 +35,19 @@ export function TextShortcutsPanel({
   onAddOpenChange?: (open: boolean) => void;
 }) {
   const id = useId();
-  const shortcuts = useQuery<TextShortcut[]>({ queryKey: KEY });
+  const screen = useEntityScreen({
+    queryKey: KEY,
+    item: textShortcut,
+    deleteUrl: (id) => `/api/text-shortcuts/${id}`,
+    deleted: { title: "Shortcut Deleted" },
+    deleteFailed: { title: "Deletion Failed", fallback: "Failed to delete shortcut" },
+    adding: addOpen,
+    onAddingChange: onAddOpenChange,
+  });
+  const shortcuts = screen.list;
   const [search, setSearch] = useState("");
   const [category, setCategory] = useState("all");
-  const [ownAddOpen, setOwnAddOpen] = useState(false);
-  const [editing, setEditing] = useState<TextShortcut | null>(null);
-  const [deleting, setDeleting] = useState<TextShortcut | null>(null);
   const controlled = addOpen !== undefined;
-  const adding = controlled ? addOpen : ownAddOpen;
-  const setAdding = (open: boolean) => (controlled ? onAddOpenChange?.(open) : setOwnAddOpen(open));
-  const dialogOpen = adding || editing !== null;
-  const close = () => {
-    setAdding(false);
-    setEditing(null);
-  };
 
   const inUse = useMemo(() => [...new Set((shortcuts.data ?? []).map((s) => s.category))].sort(), [shortcuts.data]);
   const visible = useMemo(() => {
@@ -64,12 +62,6 @@ export function TextShortcutsPanel({
   const recordUse = useMutation({
     mutationFn: (shortcutId: number) => apiRequest("POST", `/api/text-shortcuts/${shortcutId}/use`),
     onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
-  });
-  const remove = useDeleteMutation({
-    url: (id) => `/api/text-shortcuts/${id}`,
-    queryKey: KEY,
-    success: { title: "Shortcut Deleted" },
-    failure: { title: "Deletion Failed", fallback: "Failed to delete shortcut" },
   });
 
   async function use(shortcut: TextShortcut) {
@@ -122,82 +114,69 @@ export function TextShortcutsPanel({
           </Select>
         </div>
         {controlled ? null : (
-          <Button onClick={() => setAdding(true)}>
+          <Button onClick={screen.openAdd}>
             <Plus className="h-4 w-4" aria-hidden />
             Add Shortcut
           </Button>
         )}
       </div>
 
-      {shortcuts.isLoading ? (
-        <Spinner label="Loading shortcuts..." />
-      ) : shortcuts.isError ? (
-        <p role="alert" className="text-red-700">
-          {errorMessage(shortcuts.error)}
-        </p>
-      ) : !visible.length ? (
-        <EmptyState
-          title={shortcuts.data?.length ? "No shortcuts match your filters" : "No text shortcuts created yet"}
-        />
-      ) : (
-        <ul className="grid gap-3 md:grid-cols-2">
-          {visible.map((s) => (
-            <li key={s.id}>
-              <Card className="flex h-full flex-col p-4" data-testid="shortcut-card">
-                <div className="flex flex-wrap items-start justify-between gap-2">
-                  <h3 className="text-base font-semibold text-slate-900">{s.title}</h3>
-                  <div className="flex items-center gap-2">
-                    <Badge tone="blue">{capitalize(s.category)}</Badge>
-                    <span className="text-xs text-slate-700" data-testid="usage-count">
-                      Used {s.usageCount} {s.usageCount === 1 ? "time" : "times"}
-                    </span>
-                  </div>
-                </div>
-                <p className="mt-2 whitespace-pre-wrap text-sm text-slate-800">{s.shortText}</p>
-                {splitTags(s.tags).length ? (
-                  <ul className="mt-2 flex flex-wrap gap-1" aria-label="Tags">
-                    {splitTags(s.tags).map((tag) => (
-                      <li key={tag}>
-                        <Badge>#{tag}</Badge>
-                      </li>
-                    ))}
-                  </ul>
-                ) : null}
-                <div className="mt-auto flex flex-wrap justify-end gap-2 pt-3">
-                  <Button size="sm" onClick={() => use(s)} aria-label={`${onInsert ? "Insert" : "Copy"} ${s.title}`}>
-                    {onInsert ? (
-                      <CornerDownLeft className="h-4 w-4" aria-hidden />
-                    ) : (
-                      <Copy className="h-4 w-4" aria-hidden />
-                    )}
-                    {onInsert ? "Insert" : "Copy"}
-                  </Button>
-                  <EditButton name={s.title} onClick={() => setEditing(s)} />
-                  <DeleteButton name={s.title} onClick={() => setDeleting(s)} />
-                </div>
-              </Card>
-            </li>
-          ))}
-        </ul>
-      )}
-
-      <Dialog open={dialogOpen} onOpenChange={(next) => !next && close()}>
-        {dialogOpen ? (
-          <DialogContent
-            title={editing ? "Edit Shortcut" : "New Shortcut"}
-            description="Reusable text for report writing."
-          >
+      <EntityScreen
+        state={screen}
+        loadingLabel="Loading shortcuts..."
+        items={visible}
+        empty={
+          <EmptyState
+            title={shortcuts.data?.length ? "No shortcuts match your filters" : "No text shortcuts created yet"}
+          />
+        }
+        listClassName="grid gap-3 md:grid-cols-2"
+        renderItem={(s) => (
+          <Card className="flex h-full flex-col p-4" data-testid="shortcut-card">
+            <div className="flex flex-wrap items-start justify-between gap-2">
+              <h3 className="text-base font-semibold text-slate-900">{s.title}</h3>
+              <div className="flex items-center gap-2">
+                <Badge tone="blue">{capitalize(s.category)}</Badge>
+                <span className="text-xs text-slate-700" data-testid="usage-count">
+                  Used {s.usageCount} {s.usageCount === 1 ? "time" : "times"}
+                </span>
+              </div>
+            </div>
+            <p className="mt-2 whitespace-pre-wrap text-sm text-slate-800">{s.shortText}</p>
+            {splitTags(s.tags).length ? (
+              <ul className="mt-2 flex flex-wrap gap-1" aria-label="Tags">
+                {splitTags(s.tags).map((tag) => (
+                  <li key={tag}>
+                    <Badge>#{tag}</Badge>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <div className="mt-auto flex flex-wrap justify-end gap-2 pt-3">
+              <Button size="sm" onClick={() => use(s)} aria-label={`${onInsert ? "Insert" : "Copy"} ${s.title}`}>
+                {onInsert ? (
+                  <CornerDownLeft className="h-4 w-4" aria-hidden />
+                ) : (
+                  <Copy className="h-4 w-4" aria-hidden />
+                )}
+                {onInsert ? "Insert" : "Copy"}
+              </Button>
+              <EditButton name={s.title} onClick={() => screen.openEdit(s)} />
+              <DeleteButton name={s.title} onClick={() => screen.askDelete(s)} />
+            </div>
+          </Card>
+        )}
+        form={{
+          title: (editing) => (editing ? "Edit Shortcut" : "New Shortcut"),
+          description: "Reusable text for report writing.",
+          render: (editing, close) => (
             <ShortcutForm key={editing?.id ?? "new"} shortcut={editing ?? undefined} onSaved={close} />
-          </DialogContent>
-        ) : null}
-      </Dialog>
-
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(next) => !next && setDeleting(null)}
-        title="Delete Shortcut"
-        description="Are you sure you want to delete this text shortcut?"
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
+          ),
+        }}
+        confirmDelete={{
+          title: "Delete Shortcut",
+          description: () => "Are you sure you want to delete this text shortcut?",
+        }}
       />
     </div>
   );
@@ -214,8 +193,8 @@ function ShortcutForm({ shortcut, onSaved }: { shortcut?: TextShortcut; onSaved:
   const save = useMutation({
     mutationFn: (body: Record<string, string>) =>
       shortcut
-        ? apiJson<TextShortcut>("PUT", `/api/text-shortcuts/${shortcut.id}`, body)
-        : apiJson<TextShortcut>("POST", "/api/text-shortcuts", body),
+        ? api.send("PUT", `/api/text-shortcuts/${shortcut.id}`, body, textShortcut)
+        : api.send("POST", "/api/text-shortcuts", body, textShortcut),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: KEY });
       toast({ title: editing ? "Shortcut Updated" : "Shortcut Created", variant: "success" });

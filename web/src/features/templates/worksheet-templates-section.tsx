@@ -1,20 +1,21 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { ImageIcon, ScanText } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import {
   WORKSHEET_TEMPLATE_REQUIRED,
   type WorksheetTemplate,
   worksheetCategories,
+  worksheetTemplate,
 } from "../../../../domain/contracts/templates";
 import { DeleteButton } from "../../components/ui/action-buttons";
 import { Button } from "../../components/ui/button";
-import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
-import { ConfirmDialog, Dialog, DialogContent } from "../../components/ui/dialog";
+import { Badge, Card, EmptyState } from "../../components/ui/card";
+import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Input, Select, Textarea } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage } from "../../lib/api";
+import { api } from "../../lib/api";
+import { EntityScreen, useEntityScreen } from "../../lib/entity-screen";
 import { queryClient } from "../../lib/query-client";
-import { useDeleteMutation } from "../../lib/use-delete-mutation";
 import { Field } from "./form-field";
 import { FormZonesEditor } from "./form-zones-editor";
 import { capitalize, responseText } from "./template-text";
@@ -28,87 +29,82 @@ export function WorksheetTemplatesSection({
   adding: boolean;
   onAddingChange: (open: boolean) => void;
 }) {
-  const templates = useQuery<WorksheetTemplate[]>({ queryKey: KEY });
-  const [deleting, setDeleting] = useState<WorksheetTemplate | null>(null);
-  const [zoning, setZoning] = useState<WorksheetTemplate | null>(null);
-  const remove = useDeleteMutation({
-    url: (id) => `/api/worksheet-templates/${id}`,
+  const screen = useEntityScreen({
     queryKey: KEY,
-    success: { title: "Worksheet Template Deleted" },
-    failure: { title: "Deletion Failed", fallback: "Failed to delete worksheet template" },
+    item: worksheetTemplate,
+    deleteUrl: (id) => `/api/worksheet-templates/${id}`,
+    deleted: { title: "Worksheet Template Deleted" },
+    deleteFailed: { title: "Deletion Failed", fallback: "Failed to delete worksheet template" },
+    adding,
+    onAddingChange,
   });
+  // Besides add and delete, a template's reading zones are edited in a dialog of their own.
+  const [zoning, setZoning] = useState<WorksheetTemplate | null>(null);
 
   return (
     <>
-      {templates.isLoading ? (
-        <Spinner label="Loading templates..." />
-      ) : templates.isError ? (
-        <p role="alert" className="text-red-700">
-          {errorMessage(templates.error)}
-        </p>
-      ) : !templates.data?.length ? (
-        <EmptyState title="No Worksheet Templates Yet" icon={<ImageIcon className="h-8 w-8" aria-hidden />}>
-          Upload a blank worksheet (image or PDF) to draw on it in the Draw screen and to read filled worksheets of it
-          by its zones.
-        </EmptyState>
-      ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-          {templates.data.map((t) => (
-            <li key={t.id}>
-              <Card className="flex h-full flex-col overflow-hidden">
-                <div className="flex aspect-[4/3] items-center justify-center border-b border-slate-200 bg-slate-50">
-                  <img
-                    src={t.imageUrl}
-                    alt={`Worksheet template ${t.name}`}
-                    className="max-h-full max-w-full object-contain"
-                    loading="lazy"
-                  />
-                </div>
-                <div className="flex flex-1 flex-col p-4">
-                  <div className="flex items-start justify-between gap-2">
-                    <h3 className="text-base font-semibold text-slate-900">{t.name}</h3>
-                    <Badge tone="blue">{capitalize(t.category)}</Badge>
-                  </div>
-                  {t.description ? <p className="mt-1 text-sm text-slate-700">{t.description}</p> : null}
-                  <p className="mt-1 truncate text-xs text-slate-700">{t.originalFilename}</p>
-                  {t.zonesToCheck ? (
-                    <p
-                      role="status"
-                      className="mt-2 rounded-md border border-amber-700 bg-amber-50 p-2 text-sm text-slate-900"
-                    >
-                      {t.zonesToCheck === 1 ? "1 reading zone keeps" : `${t.zonesToCheck} reading zones keep`} being
-                      corrected on checked worksheets: check them in Reading zones.
-                    </p>
-                  ) : null}
-                  <div className="mt-auto flex justify-end gap-2 pt-3">
-                    <Button
-                      variant="outline"
-                      size="sm"
-                      onClick={() => setZoning(t)}
-                      aria-label={`Reading zones of ${t.name}`}
-                    >
-                      <ScanText className="h-4 w-4" aria-hidden />
-                      Reading zones
-                    </Button>
-                    <DeleteButton name={t.name} onClick={() => setDeleting(t)} />
-                  </div>
-                </div>
-              </Card>
-            </li>
-          ))}
-        </ul>
-      )}
-
-      <Dialog open={adding} onOpenChange={onAddingChange}>
-        {adding ? (
-          <DialogContent
-            title="Upload Worksheet Template"
-            description="An image or a PDF (its first page is used), up to 10 MB."
-          >
-            <WorksheetTemplateForm onSaved={() => onAddingChange(false)} />
-          </DialogContent>
-        ) : null}
-      </Dialog>
+      <EntityScreen
+        state={screen}
+        loadingLabel="Loading templates..."
+        empty={
+          <EmptyState title="No Worksheet Templates Yet" icon={<ImageIcon className="h-8 w-8" aria-hidden />}>
+            Upload a blank worksheet (image or PDF) to draw on it in the Draw screen and to read filled worksheets of it
+            by its zones.
+          </EmptyState>
+        }
+        listClassName="grid gap-4 sm:grid-cols-2 xl:grid-cols-3"
+        renderItem={(t) => (
+          <Card className="flex h-full flex-col overflow-hidden">
+            <div className="flex aspect-[4/3] items-center justify-center border-b border-slate-200 bg-slate-50">
+              <img
+                src={t.imageUrl}
+                alt={`Worksheet template ${t.name}`}
+                className="max-h-full max-w-full object-contain"
+                loading="lazy"
+              />
+            </div>
+            <div className="flex flex-1 flex-col p-4">
+              <div className="flex items-start justify-between gap-2">
+                <h3 className="text-base font-semibold text-slate-900">{t.name}</h3>
+                <Badge tone="blue">{capitalize(t.category)}</Badge>
+              </div>
+              {t.description ? <p className="mt-1 text-sm text-slate-700">{t.description}</p> : null}
+              <p className="mt-1 truncate text-xs text-slate-700">{t.originalFilename}</p>
+              {t.zonesToCheck ? (
+                <p
+                  role="status"
+                  className="mt-2 rounded-md border border-amber-700 bg-amber-50 p-2 text-sm text-slate-900"
+                >
+                  {t.zonesToCheck === 1 ? "1 reading zone keeps" : `${t.zonesToCheck} reading zones keep`} being
+                  corrected on checked worksheets: check them in Reading zones.
+                </p>
+              ) : null}
+              <div className="mt-auto flex justify-end gap-2 pt-3">
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => setZoning(t)}
+                  aria-label={`Reading zones of ${t.name}`}
+                >
+                  <ScanText className="h-4 w-4" aria-hidden />
+                  Reading zones
+                </Button>
+                <DeleteButton name={t.name} onClick={() => screen.askDelete(t)} />
+              </div>
+            </div>
+          </Card>
+        )}
+        form={{
+          // Uploaded, never edited: the dialog only adds.
+          title: () => "Upload Worksheet Template",
+          description: "An image or a PDF (its first page is used), up to 10 MB.",
+          render: (_editing, close) => <WorksheetTemplateForm onSaved={close} />,
+        }}
+        confirmDelete={{
+          title: "Delete Worksheet Template",
+          description: () => "Are you sure you want to delete this worksheet template?",
+        }}
+      />
 
       <Dialog open={zoning !== null} onOpenChange={(open) => !open && setZoning(null)}>
         {zoning ? (
@@ -121,14 +117,6 @@ export function WorksheetTemplatesSection({
           </DialogContent>
         ) : null}
       </Dialog>
-
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(next) => !next && setDeleting(null)}
-        title="Delete Worksheet Template"
-        description="Are you sure you want to delete this worksheet template?"
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
-      />
     </>
   );
 }
@@ -141,7 +129,7 @@ function WorksheetTemplateForm({ onSaved }: { onSaved: () => void }) {
   const [file, setFile] = useState<File | null>(null);
 
   const upload = useMutation({
-    mutationFn: (form: FormData) => apiJson<WorksheetTemplate>("POST", "/api/worksheet-templates", form),
+    mutationFn: (form: FormData) => api.send("POST", "/api/worksheet-templates", form, worksheetTemplate),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: KEY });
       toast({ title: "Worksheet Template Created", variant: "success" });
