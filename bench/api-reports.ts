@@ -99,7 +99,7 @@ async function serve(kind: "pglite" | "postgres", databaseUrl: string | undefine
   const { buildApp, defaultDeps } = await import("../server/app");
   const { loadConfig } = await import("../server/config");
   const { openDatabase } = await import("../server/db/client");
-  const { FileStore } = await import("../server/platform/file-store");
+  const { LocalFileStore } = await import("../server/platform/file-store");
   const { createLogger } = await import("../server/platform/logger");
   const { outboxConfirmToken } = await import("../server/features/auth/registration.service");
 
@@ -110,7 +110,7 @@ async function serve(kind: "pglite" | "postgres", databaseUrl: string | undefine
     defaultDeps({
       config,
       database,
-      fileStore: new FileStore(path.join(dataDir, "files"), randomBytes(32)),
+      fileStore: new LocalFileStore(path.join(dataDir, "files"), randomBytes(32)),
       logger: createLogger("silent"),
       webRoot: null,
     }),

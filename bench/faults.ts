@@ -6,7 +6,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { type Database, openDatabase, queryRows } from "../server/db/client";
-import { FileStore } from "../server/platform/file-store";
+import { LocalFileStore } from "../server/platform/file-store";
 import { loadSecrets } from "../server/platform/secrets";
 import { Client, type RealServer, registerAndSignIn, startServer } from "./real-server";
 
@@ -135,7 +135,7 @@ async function checkIntegrity(target: Target, afterStart = false): Promise<{ pro
     if (afterStart)
       await rows("worksheets still processing", sql`select id from worksheets where ocr_status = 'processing'`);
     const secrets = loadSecrets(target.dataDir, {});
-    const store = new FileStore(path.join(target.dataDir, "files"), secrets.fileKey);
+    const store = new LocalFileStore(path.join(target.dataDir, "files"), secrets.fileKey);
     const files = await queryRows<{ id: number; storage_key: string; sha256: string }>(
       db,
       sql`select id, storage_key, sha256 from stored_files`,

@@ -59,4 +59,34 @@ describe("loadConfig", () => {
     expect(() => loadOcrConfig({ OCR_THREADS: "-1" })).toThrow(/OCR_THREADS/);
     expect(() => loadOcrConfig({ OCR_RECYCLE_MB: "1.5" })).toThrow(/OCR_RECYCLE_MB/);
   });
+
+  it("keeps files locally by default; FILE_STORE=s3 needs the bucket, region and keys", () => {
+    expect(loadConfig({}).fileStore).toEqual({ kind: "local" });
+    const s3 = {
+      FILE_STORE: "s3",
+      S3_BUCKET: "scans",
+      S3_ENDPOINT: "http://127.0.0.1:9000",
+      S3_REGION: "us-east-1",
+      S3_ACCESS_KEY_ID: "id",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_FORCE_PATH_STYLE: "true",
+    };
+    expect(loadConfig(s3).fileStore).toEqual({
+      kind: "s3",
+      s3: {
+        bucket: "scans",
+        endpoint: "http://127.0.0.1:9000",
+        region: "us-east-1",
+        accessKeyId: "id",
+        secretAccessKey: "secret",
+        forcePathStyle: true,
+      },
+    });
+    expect(() => loadConfig({ ...s3, S3_BUCKET: "", S3_SECRET_ACCESS_KEY: "" })).toThrow(
+      /^Invalid configuration: FILE_STORE=s3 needs S3_BUCKET, S3_SECRET_ACCESS_KEY/,
+    );
+    expect(() => loadConfig({ ...s3, FILE_STORE: "disk" })).toThrow(/FILE_STORE/);
+    expect(() => loadConfig({ ...s3, S3_FORCE_PATH_STYLE: "yes" })).toThrow(/S3_FORCE_PATH_STYLE/);
+    expect(loadConfig({ S3_BUCKET: "scans" }).warnings[0]).toMatch(/FILE_STORE is not s3/);
+  });
 });

@@ -96,6 +96,16 @@ const envSchema = ocrSchema.extend({
   /** First retry after this many seconds, doubling per attempt (at most an hour), up to DELIVERY_MAX_ATTEMPTS. */
   DELIVERY_RETRY_SECONDS: z.coerce.number().positive().default(30),
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  /** Where uploaded files live: DATA_DIR/files ("local", the default) or an S3-compatible bucket ("s3"). */
+  FILE_STORE: z.enum(["local", "s3"]).default("local"),
+  S3_BUCKET: z.string().optional(),
+  /** The S3-compatible server (MinIO, Ceph, ...); unset for AWS S3 itself. */
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Bucket in the path (http://host/bucket/key), as most self-hosted S3 servers need; else in the host name. */
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("false"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Unit prices for the admin cost projection, US dollars. */
   COST_DB_PER_GB_MONTH: z.coerce.number().nonnegative().default(0.25),
@@ -116,6 +126,15 @@ export type OcrConfig = {
   loadTimeoutMs: number;
   loadFileTimeoutMs: number;
   loaderMemoryLimitBytes: number;
+};
+
+export type S3Config = {
+  bucket: string;
+  endpoint: string | undefined;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
 };
 
 export type Config = {
@@ -145,6 +164,8 @@ export type Config = {
   /** Sending signed reports to clinics' FHIR servers and MLLP listeners (issue 28). */
   delivery: { allowLoopback: boolean; retryBaseMs: number; maxAttempts: number };
   ocr: OcrConfig;
+  /** Where uploaded files live (platform/file-store.ts); both encrypted by the server. */
+  fileStore: { kind: "local" } | { kind: "s3"; s3: S3Config };
 };
 
 export class ConfigError extends Error {}
@@ -186,6 +207,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(e.LLM_BASE_URL) !== Boolean(e.LLM_MODEL)) {
     throw new ConfigError("Invalid configuration: LLM_BASE_URL and LLM_MODEL go together");
   }
+  const s3Parts = {
+    S3_BUCKET: e.S3_BUCKET,
+    S3_REGION: e.S3_REGION,
+    S3_ACCESS_KEY_ID: e.S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: e.S3_SECRET_ACCESS_KEY,
+  };
+  const s3Missing = Object.entries(s3Parts)
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+  if (e.FILE_STORE === "s3" && s3Missing.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: FILE_STORE=s3 needs ${s3Missing.join(", ")} (S3_ENDPOINT too, unless the bucket is on AWS)`,
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -202,6 +237,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(e.SMTP_URL && !e.PUBLIC_URL
         ? [
             "SMTP_URL is set without PUBLIC_URL: links in e-mails follow the Host header of the request that caused them. Set PUBLIC_URL to this server's address.",
+          ]
+        : []),
+      ...(e.FILE_STORE !== "s3" && (s3Missing.length < 4 || e.S3_ENDPOINT)
+        ? [
+            "S3_* settings are set but FILE_STORE is not s3: files are kept in DATA_DIR/files. Set FILE_STORE=s3 to use the bucket.",
           ]
         : []),
       ...(e.SESSION_SECRET
@@ -231,6 +271,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: e.DELIVERY_MAX_ATTEMPTS,
     },
     ocr: ocrConfigOf(e),
+    fileStore:
+      e.FILE_STORE === "s3"
+        ? {
+            kind: "s3",
+            s3: {
+              bucket: e.S3_BUCKET!,
+              endpoint: e.S3_ENDPOINT,
+              region: e.S3_REGION!,
+              accessKeyId: e.S3_ACCESS_KEY_ID!,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE === "true",
+            },
+          }
+        : { kind: "local" },
     registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
     reportListMemoBytes: Math.round(e.REPORT_LIST_MEMO_MB * MB),
     costs: {

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { type AppDeps, buildApp, defaultDeps } from "./app";
 import type { Config } from "./config";
@@ -13,7 +12,7 @@ import { shutdownOcr } from "./ocr/ocr-service";
 import { onAuditRecorded, setAuditKey } from "./platform/audit";
 import { AuditAnchor, takeDailyCheckpoint } from "./platform/audit-anchor";
 import { scheduleDailyCheckpoints } from "./platform/audit-checkpoints";
-import { FileStore } from "./platform/file-store";
+import { openFileStore } from "./platform/open-file-store";
 import { loadSecrets } from "./platform/secrets";
 
 export type Runtime = { app: FastifyInstance; deps: AppDeps; close(): Promise<void> };
@@ -29,7 +28,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   configureOcr(config.ocr);
   const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await failInterruptedOcr(database.db);
-  const fileStore = new FileStore(path.join(config.dataDir, "files"), secrets.fileKey);
+  const fileStore = openFileStore(config, secrets.fileKey);
   const localDraftKeys = LocalDraftKeys.fromFileKey(secrets.fileKey);
   const deps = defaultDeps({ config, database, fileStore, localDraftKeys });
   const anchor = await AuditAnchor.open(database.db, config.dataDir, secrets.auditKey, (reason) =>
@@ -40,10 +39,13 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     dir: config.auditCheckpointDir,
     take: () => takeDailyCheckpoint(anchor, config.auditCheckpointDir, secrets.auditKey, deps.logger),
   });
-  // The embedded database's directory lock means no other instance can be mid-upload, so every unreferenced
-  // file is a leftover; a shared PostgreSQL may have uploads in flight elsewhere, so only old ones go.
-  const swept = await sweepUnreferencedFiles(database.db, fileStore, config.databaseUrl ? 3_600_000 : 0);
+  // The embedded database's directory lock means no other instance can be mid-upload to its own folder, so every
+  // unreferenced file is a leftover; a shared PostgreSQL or bucket may have uploads in flight elsewhere, so only
+  // old ones go.
+  const shared = Boolean(config.databaseUrl) || config.fileStore.kind === "s3";
+  const swept = await sweepUnreferencedFiles(database.db, fileStore, shared ? 3_600_000 : 0);
   if (swept > 0) deps.logger.info({ swept }, "removed files left by interrupted uploads");
+  deps.logger.info({ fileStore: fileStore.location }, "files are kept here");
   const app = await buildApp(deps);
   // Signed reports to the clinics' FHIR servers and MLLP listeners (issue 28): a loop over a durable table.
   const deliveries = new DeliveryWorker({
@@ -65,6 +67,7 @@ export async function startRuntime(config: Config): Promise<Runtime> {
       await anchor.close();
       await shutdownOcr();
       await database.close();
+      fileStore.close?.();
     },
   };
 }

@@ -11,7 +11,7 @@ import { openDatabase } from "../db/client";
 import { clinics, storedFiles } from "../db/schema";
 import { saveFile } from "../features/files/files.service";
 import { backup, restore } from "./backup";
-import { FileStore } from "./file-store";
+import { LocalFileStore } from "./file-store";
 import { loadSecrets } from "./secrets";
 
 const tempDir = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `sonoscribe-${name}-`));
@@ -22,7 +22,7 @@ describe("backup and restore", () => {
     const config = loadConfig({ DATA_DIR: source });
     const secrets = loadSecrets(source, {});
     const database = await openDatabase({ dataDir: source });
-    const store = new FileStore(path.join(source, "files"), secrets.fileKey);
+    const store = new LocalFileStore(path.join(source, "files"), secrets.fileKey);
     const [clinic] = await database.db
       .insert(clinics)
       .values({ name: "Backup Clinic", email: "b@clinic.test" })
@@ -47,7 +47,7 @@ describe("backup and restore", () => {
     const [row] = await restored.db.select().from(storedFiles).where(eq(storedFiles.id, saved.id));
     const [restoredClinic] = await restored.db.select().from(clinics).where(eq(clinics.id, clinic!.id));
     expect(restoredClinic?.name).toBe("Backup Clinic");
-    const restoredStore = new FileStore(path.join(target, "files"), secrets.fileKey);
+    const restoredStore = new LocalFileStore(path.join(target, "files"), secrets.fileKey);
     expect((await restoredStore.get(row!.storageKey)).equals(original)).toBe(true);
     await restored.close();
 
@@ -112,7 +112,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backup and restore on PostgreSQL"
         .values({ name: "PG Backup Clinic", email: "pg@clinic.test" })
         .returning();
       const original = randomBytes(3000);
-      const store = new FileStore(path.join(source, "files"), secrets.fileKey);
+      const store = new LocalFileStore(path.join(source, "files"), secrets.fileKey);
       const saved = await saveFile(database.db, store, {
         clinicId: clinic!.id,
         kind: "logo",
@@ -131,7 +131,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backup and restore on PostgreSQL"
       const [row] = await restored.db.select().from(storedFiles).where(eq(storedFiles.id, saved.id));
       await restored.close();
       expect(restoredClinic?.name).toBe("PG Backup Clinic");
-      const restoredStore = new FileStore(path.join(target, "files"), secrets.fileKey);
+      const restoredStore = new LocalFileStore(path.join(target, "files"), secrets.fileKey);
       expect((await restoredStore.get(row!.storageKey)).equals(original)).toBe(true);
 
       // An embedded-database configuration cannot take a PostgreSQL backup.

@@ -48,6 +48,13 @@ function listFiles(root: string): string[] {
  * The embedded database is copied with the server stopped (its directory lock is taken here).
  */
 export async function backup(config: Config, targetDir: string): Promise<{ folder: string; manifest: Manifest }> {
+  if (config.fileStore.kind === "s3") {
+    // This backup copies DATA_DIR/files; the bucket's objects are kept by the object store's own versioning or
+    // replication, with the database dumped by pg_dump.
+    throw new Error(
+      "FILE_STORE=s3: the files are in the bucket, not in DATA_DIR. Back up the bucket with its versioning or replication, and the database with pg_dump.",
+    );
+  }
   const folder = path.join(
     path.resolve(targetDir),
     `sonoscribe-backup-${new Date().toISOString().replace(/[:.]/g, "-")}`,

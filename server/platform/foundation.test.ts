@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "../db/client";
 import { openTestDatabase } from "../test-support/test-database";
 import { recordAudit, setAuditKey, verifyAuditChain } from "./audit";
-import { FileStore } from "./file-store";
+import { LocalFileStore } from "./file-store";
 import { loadSecrets } from "./secrets";
 
 describe("audit chain", () => {
@@ -33,13 +33,13 @@ describe("audit chain", () => {
 describe("file store", () => {
   it("encrypts at rest and round-trips", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-files-"));
-    const store = new FileStore(dir, randomBytes(32));
+    const store = new LocalFileStore(dir, randomBytes(32));
     const plain = Buffer.from("PATIENT: Jane Doe, DOB 1950-01-01");
     const { storageKey } = await store.put(plain);
     const onDisk = fs.readFileSync(path.join(dir, storageKey.slice(0, 2), storageKey));
     expect(onDisk.includes(Buffer.from("Jane Doe"))).toBe(false);
     expect((await store.get(storageKey)).equals(plain)).toBe(true);
-    const otherKey = new FileStore(dir, randomBytes(32));
+    const otherKey = new LocalFileStore(dir, randomBytes(32));
     await expect(otherKey.get(storageKey)).rejects.toThrow();
     fs.rmSync(dir, { recursive: true, force: true });
   });

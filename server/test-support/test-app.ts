@@ -6,9 +6,9 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import { type AppDeps, buildApp, defaultDeps } from "../app";
 import { type Config, loadConfig } from "../config";
 import { latestConfirmToken } from "../features/auth/registration.service";
-import { FileStore } from "../platform/file-store";
 import { createLogger } from "../platform/logger";
 import { readOutbox } from "../platform/mailer";
+import { openFileStore } from "../platform/open-file-store";
 import { openTestDatabase } from "./test-database";
 
 export type TestApp = {
@@ -38,7 +38,8 @@ export async function createTestApp(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-test-"));
   const config: Config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env });
   const database = await openTestDatabase();
-  const fileStore = new FileStore(path.join(dataDir, "files"), randomBytes(32));
+  // FILE_STORE=s3 in `env` puts the files in a bucket (the S3 tests); the local folder otherwise.
+  const fileStore = openFileStore(config, randomBytes(32));
   const deps = defaultDeps({
     config,
     database,
@@ -58,6 +59,7 @@ export async function createTestApp(
     async close() {
       await app.close();
       await database.close();
+      fileStore.close?.();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FileStore } from "../../platform/file-store";
+import { LocalFileStore } from "../../platform/file-store";
 import { openTestDatabase } from "../../test-support/test-database";
 import { saveFile, sweepUnreferencedFiles } from "./files.service";
 
@@ -15,7 +15,7 @@ describe("sweepUnreferencedFiles", () => {
   async function storeWithKeptFile() {
     const { db } = await opened;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-sweep-"));
-    const store = new FileStore(dir, randomBytes(32));
+    const store = new LocalFileStore(dir, randomBytes(32));
     const kept = await saveFile(db, store, {
       clinicId: null,
       kind: "training-report",
@@ -30,7 +30,8 @@ describe("sweepUnreferencedFiles", () => {
     // What a crash leaves: bytes written, row never committed; and a temporary file.
     const orphan = await store.put(Buffer.from("orphan"));
     const recentOrphan = await store.put(Buffer.from("in flight"));
-    const tmp = path.join(dir, "zz", "x.bin.123.tmp");
+    const tmpName = `${randomUUID()}.bin.123.tmp`;
+    const tmp = path.join(dir, tmpName.slice(0, 2), tmpName);
     fs.mkdirSync(path.dirname(tmp), { recursive: true });
     fs.writeFileSync(tmp, "partial");
     const old = new Date(Date.now() - 2 * 3_600_000);

@@ -1,4 +1,3 @@
-import fs from "node:fs/promises";
 import type { Queryable } from "../../db/client";
 import type { FileStore } from "../../platform/file-store";
 import { allStorageKeys, findClinicFile, insertStoredFile } from "./files.repository";
@@ -57,7 +56,7 @@ export async function sweepUnreferencedFiles(db: Queryable, store: FileStore, gr
   let removed = 0;
   for (const file of await store.list()) {
     if (referenced.has(file.name) || file.modifiedMs > cutoff) continue;
-    await fs.rm(file.path, { force: true });
+    await store.remove(file.name);
     removed++;
   }
   return removed;

@@ -1,0 +1,107 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import type { S3Config } from "../config";
+import {
+  assertStorageKey,
+  type FileStore,
+  type ListedFile,
+  newStoredFile,
+  Sealer,
+  type StoredFile,
+} from "./file-store";
+
+/**
+ * Files in an S3-compatible bucket (AWS S3, MinIO, Ceph, Garage...), encrypted by the server before upload exactly
+ * like the local store: the bucket never sees a clinic's plain bytes, and any web or worker process reads what any
+ * other wrote. A put is one request, so an object is there whole or not at all (no temporary names). Objects are
+ * keyed `files/xx/<uuid>.bin` like the local folders.
+ */
+export class S3FileStore implements FileStore {
+  private readonly sealer: Sealer;
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(config: S3Config, key: Buffer) {
+    this.sealer = new Sealer(key);
+    this.bucket = config.bucket;
+    this.client = new S3Client({
+      region: config.region,
+      ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+      forcePathStyle: config.forcePathStyle,
+      credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+      // Checksums only where S3 requires them: many S3-compatible servers refuse the SDK's default trailing
+      // CRC32 on every upload. Integrity is kept by the authenticated encryption (a changed byte fails to open).
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+      maxAttempts: 3,
+    });
+  }
+
+  async put(plain: Buffer): Promise<StoredFile> {
+    const stored = newStoredFile(plain);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: objectKey(stored.storageKey),
+        Body: this.encrypt(plain),
+        ContentType: "application/octet-stream",
+      }),
+    );
+    return stored;
+  }
+
+  async get(storageKey: string): Promise<Buffer> {
+    assertStorageKey(storageKey);
+    const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: objectKey(storageKey) }));
+    if (!answer.Body) throw new Error(`Stored file ${storageKey} has no content`);
+    return this.decrypt(Buffer.from(await answer.Body.transformToByteArray()));
+  }
+
+  async remove(name: string): Promise<void> {
+    assertStorageKey(name);
+    // Deleting a missing key succeeds in S3.
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: objectKey(name) }));
+  }
+
+  async list(): Promise<ListedFile[]> {
+    const files: ListedFile[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: PREFIX, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        const name = object.Key?.split("/").at(-1);
+        if (!name || !/^[0-9a-f-]{36}\.bin$/.test(name)) continue;
+        files.push({ name, modifiedMs: object.LastModified?.getTime() ?? Date.now() });
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return files;
+  }
+
+  encrypt(plain: Buffer): Buffer {
+    return this.sealer.encrypt(plain);
+  }
+
+  decrypt(sealed: Buffer): Buffer {
+    return this.sealer.decrypt(sealed);
+  }
+
+  get location(): string {
+    return `s3://${this.bucket}/${PREFIX}`;
+  }
+
+  /** Closes the client's sockets (server shutdown, tests). */
+  close(): void {
+    this.client.destroy();
+  }
+}
+
+const PREFIX = "files/";
+const objectKey = (storageKey: string) => `${PREFIX}${storageKey.slice(0, 2)}/${storageKey}`;

@@ -1,0 +1,44 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import S3rver from "s3rver";
+
+export type TestS3 = {
+  /** The environment that points the app at the bucket (FILE_STORE=s3 and every S3_* setting). */
+  env: Record<string, string>;
+  /** Where the server keeps the bucket's objects on disk (to look at what it was given). */
+  directory: string;
+  close(): Promise<void>;
+};
+
+/**
+ * An S3-compatible server (s3rver, from the npm registry) on a free loopback port with one empty bucket, for the
+ * tests of the S3 file store: no network, no credentials but its fixed test pair.
+ */
+export async function startTestS3(bucket = "sonoscribe-test"): Promise<TestS3> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-s3-"));
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
+  const { port } = await server.run();
+  return {
+    env: {
+      FILE_STORE: "s3",
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_REGION: "us-east-1",
+      S3_ACCESS_KEY_ID: "S3RVER",
+      S3_SECRET_ACCESS_KEY: "S3RVER",
+      S3_FORCE_PATH_STYLE: "true",
+    },
+    directory,
+    async close() {
+      await server.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
