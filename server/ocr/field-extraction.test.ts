@@ -327,6 +327,9 @@ describe("header fields on other clinics' forms (issue 23, third session)", () =
   it("keeps a remark in brackets with its label without a colon", () => {
     const fields = read([at("Date of birth (DD/MM/YY) 07.04.2003", { u: 100, v: 300 })]);
     expect(fields.patientDob.value).toBe("2003-04-07");
+    // A short label: its value's type after the remark tells it from a word of a value.
+    const name = read([at("Name (Last, First) SCHNEIDER, Patricia K.", { u: 100, v: 300 })]);
+    expect(name.patientName.value).toBe("SCHNEIDER, Patricia K.");
   });
 
   it("knows a general practitioner as the referrer", () => {

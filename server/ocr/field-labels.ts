@@ -277,8 +277,10 @@ function matchChars(
       // A short label like "name" or "id" must be followed by a colon, otherwise it is a word of some value; or by
       // digits, which no name has ("DOB 1/3/1975" whose faint colon was not read); or stand alone.
       const digitsFollow = chars.slice(next).some((c) => /\d/.test(c.char));
-      if (label.length <= 4 && !colon && !digitsFollow && !whole && !typedValueFollows(field, chars, endIndex))
-        continue;
+      // The typed value may follow the label's remark ("Name (Last, First) SCHNEIDER, Patricia").
+      const typed =
+        typedValueFollows(field, chars, endIndex) || (next > tailFrom && typedValue(field, chars.slice(next)));
+      if (label.length <= 4 && !colon && !digitsFollow && !whole && !typed) continue;
       if ((fuzzy || colonOnly) && !colon) continue;
       while (next < chars.length && /[:\s.#]/.test(chars[next]!.char)) next++;
       const endStep = next < chars.length ? chars[next]!.step - 1 : steps;
@@ -394,9 +396,12 @@ function sliceRegion(region: ReadRegion, from: number, to: number): ReadRegion {
  * to four words of letters), "Sex M".
  */
 function typedValueFollows(field: LabelField | null, chars: { char: string }[], endIndex: number): boolean {
-  if (chars[endIndex + 1]?.char !== " ") return false;
+  return chars[endIndex + 1]?.char === " " && typedValue(field, chars.slice(endIndex + 1));
+}
+
+/** Whether `chars` read as a value of the label's own type (typedValueFollows). */
+function typedValue(field: LabelField | null, chars: { char: string }[]): boolean {
   const rest = chars
-    .slice(endIndex + 1)
     .map((c) => c.char)
     .join("")
     .trim();
