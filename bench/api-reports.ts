@@ -101,7 +101,6 @@ async function serve(kind: "pglite" | "postgres", databaseUrl: string | undefine
   const { openDatabase } = await import("../server/db/client");
   const { LocalFileStore } = await import("../server/platform/file-store");
   const { createLogger } = await import("../server/platform/logger");
-  const { outboxConfirmToken } = await import("../server/features/auth/registration.service");
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-bench-"));
   const database = await openDatabase({ databaseUrl: kind === "postgres" ? databaseUrl : undefined, dataDir });
@@ -122,15 +121,11 @@ async function serve(kind: "pglite" | "postgres", databaseUrl: string | undefine
     url: "/api/clinics/register",
     payload: { name: "Bench Clinic", email, adminFirstName: "Ben", adminLastName: "Ch", password },
   });
-  if (registered.statusCode !== 202) throw new Error(`register: ${registered.statusCode} ${registered.body}`);
-  const confirmed = await app.inject({
-    method: "POST",
-    url: "/api/clinics/register/confirm",
-    payload: { token: await outboxConfirmToken(dataDir, email), password },
-  });
-  const { clinicId } = confirmed.json() as { clinicId: number };
+  if (registered.statusCode !== 201) throw new Error(`register: ${registered.statusCode} ${registered.body}`);
   const login = await app.inject({ method: "POST", url: "/api/auth/login", payload: { email, password } });
   const sid = login.cookies.find((c) => c.name === "sid")!.value;
+  const me = await app.inject({ url: "/api/auth/user", headers: { cookie: `sid=${sid}` } });
+  const { clinicId } = me.json() as { clinicId: number };
 
   const started = performance.now();
   await seedReports(database.db, clinicId, REPORTS);

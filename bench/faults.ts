@@ -164,7 +164,7 @@ async function runTarget(target: Target): Promise<Finding[]> {
   const findings: Finding[] = [];
   let server = await startTarget(target);
   const client = new Client(server.base);
-  await registerAndSignIn(client, "Fault Clinic", target.dataDir);
+  await registerAndSignIn(client, "Fault Clinic");
   const physician = await client.must("POST", "/api/physicians", { name: "Dr. Fault" });
 
   // One uninterrupted run of each operation: its duration places the kills inside it.

@@ -122,8 +122,8 @@ async function main() {
   try {
     const attacker = new Client(server.base);
     const victim = new Client(server.base);
-    await registerAndSignIn(attacker, "Attacker Clinic", dataDir);
-    await registerAndSignIn(victim, "Victim Clinic", dataDir);
+    await registerAndSignIn(attacker, "Attacker Clinic");
+    await registerAndSignIn(victim, "Victim Clinic");
     const victimUpload = () =>
       victim.call("POST", "/api/worksheets/upload", form("worksheet", ordinaryPdf, "sheet.pdf", "application/pdf"));
     const health = () => timed(() => fetch(`${server.base}/api/health`).then((r) => r.status));

@@ -91,9 +91,9 @@ async function simulatedUser(base: string, clinic: Clinic, until: number): Promi
   }
 }
 
-async function setUpClinic(base: string, index: number, dataDir: string): Promise<Clinic> {
+async function setUpClinic(base: string, index: number): Promise<Clinic> {
   const client = new Client(base);
-  const { email, password } = await registerAndSignIn(client, `Load Clinic ${index + 1}`, dataDir);
+  const { email, password } = await registerAndSignIn(client, `Load Clinic ${index + 1}`);
   const physician = await client.must("POST", "/api/physicians", { name: "Dr. Load" });
   const form = new FormData();
   form.append("worksheet", new Blob([worksheetPng], { type: "image/png" }), "ws-clean-000.png");
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
   const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL ?? "" });
   try {
     const clinics: Clinic[] = [];
-    for (let i = 0; i < clinicCount; i++) clinics.push(await setUpClinic(server.base, i, dataDir));
+    for (let i = 0; i < clinicCount; i++) clinics.push(await setUpClinic(server.base, i));
     const started = Date.now();
     const until = started + seconds * 1000;
     // Users arrive over the first tenth of the run rather than all in the same millisecond.

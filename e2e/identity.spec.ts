@@ -1,13 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
-import {
-  confirmRegistrationViaApi,
-  expectAccessible,
-  PASSWORD,
-  registerClinicViaApi,
-  signIn,
-  uniqueEmail,
-} from "./support/fixtures";
-import { outboxFor, registrationToken } from "./support/outbox";
+import { expectAccessible, PASSWORD, registerClinicViaApi, signIn, uniqueEmail } from "./support/fixtures";
+import { outboxFor } from "./support/outbox";
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
@@ -39,32 +32,18 @@ test("register a clinic, invite a sonographer who joins as a new user, deactivat
   await expectAccessible(page);
   await page.screenshot({ path: "docs/screenshots/identity-registration-desktop.png", fullPage: true });
   await page.getByRole("button", { name: "Register Clinic" }).click();
-  // Nothing exists yet: the screen says to open the mailed link (this server files mail in its outbox).
-  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
-  await expect(page.getByText("This server does not send e-mail yet")).toBeVisible();
-  await expectAccessible(page);
-  await page.screenshot({ path: "docs/screenshots/identity-registration-check-email.png", fullPage: true });
-
-  // The mailed link asks for the chosen password, then the clinic exists and its admin is signed in.
-  const token = await registrationToken(adminEmail);
-  await page.goto(`/register-clinic/confirm#token=${token}`);
-  await expect(page.getByRole("heading", { name: "Finish registering" })).toBeVisible();
-  await page.getByLabel("Password").fill("not the chosen password");
-  await page.getByRole("button", { name: "Finish Registration" }).click();
-  await expect(page.getByText("That is not the password you chose when registering")).toBeVisible();
-  await expectAccessible(page);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Finish Registration" }).click();
+  // This server sends no e-mail, so the clinic exists at once (decision 018): the spec's completion screen.
   await expect(page.getByRole("heading", { name: "Registration Complete!" })).toBeVisible();
+  await expect(page.getByText("Your clinic has been registered successfully.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Log In to Dashboard" })).toBeVisible();
   await expectAccessible(page);
   await page.screenshot({ path: "docs/screenshots/identity-registration-complete.png", fullPage: true });
-  await page.request.post("/api/logout", { maxRedirects: 0 });
 
-  // The same e-mail again gets the same answer; only the mail to the address says it is registered.
+  // The same e-mail again gets the same answer and creates nothing; only the mail to the address says why.
   await page.goto("/register-clinic");
   await fillRegistration(page, adminEmail);
   await page.getByRole("button", { name: "Register Clinic" }).click();
-  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Registration Complete!" })).toBeVisible();
   const mails = await outboxFor(adminEmail);
   expect(mails.at(-1)?.subject).toBe("You already have a Sonoscribe account");
 
@@ -166,8 +145,7 @@ test("the invitation, registration and staff screens fit a phone", async ({ brow
   const res = await request.post("/api/clinics/register", {
     data: { name: "Hillside Vein Center", email, adminFirstName: "Ada", adminLastName: "Lovelace", password: PASSWORD },
   });
-  expect(res.status()).toBe(202);
-  await confirmRegistrationViaApi(request, email);
+  expect(res.status()).toBe(201);
   await signIn(page, { email, password: PASSWORD });
   await page.goto("/staff");
   await page.getByRole("button", { name: "Invite Staff" }).click();
@@ -201,7 +179,6 @@ test("the invitation page on a phone and the two-factor dialog", async ({ browse
       password: PASSWORD,
     },
   });
-  await confirmRegistrationViaApi(request, adminEmail);
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
   await signIn(admin, { email: adminEmail, password: PASSWORD });

@@ -87,6 +87,11 @@ const envSchema = ocrSchema.extend({
     .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
     .optional(),
   SMTP_FROM: z.string().default("Sonoscribe <no-reply@localhost>"),
+  /**
+   * Whether registering a clinic waits for the link mailed to its address (decision 018): "auto" does when e-mail
+   * is set up (SMTP_URL); without it the clinic is created at once.
+   */
+  REGISTRATION_EMAIL_PROOF: z.enum(["auto", "on", "off"]).default("auto"),
   /** Clinic registrations allowed per address and hour (spam guard; raised for test servers). */
   REGISTRATIONS_PER_HOUR: z.coerce.number().int().positive().default(10),
   /** Memory for remembered report-list answers, per server process; 0 turns the memo off. */
@@ -159,6 +164,8 @@ export type Config = {
   smtp: { url: string; from: string } | null;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   registrationsPerHour: number;
+  /** Registration waits for the mailed link (true) or creates the clinic at once (false). */
+  registrationEmailProof: boolean;
   reportListMemoBytes: number;
   costs: { dbPerGbMonth: number; storagePerGbMonth: number; aiPerReport: number; alertMonthlyUsd: number };
   /** Sending signed reports to clinics' FHIR servers and MLLP listeners (issue 28). */
@@ -286,6 +293,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: "local" },
     registrationsPerHour: e.REGISTRATIONS_PER_HOUR,
+    registrationEmailProof:
+      e.REGISTRATION_EMAIL_PROOF === "on" || (e.REGISTRATION_EMAIL_PROOF === "auto" && Boolean(e.SMTP_URL)),
     reportListMemoBytes: Math.round(e.REPORT_LIST_MEMO_MB * MB),
     costs: {
       dbPerGbMonth: e.COST_DB_PER_GB_MONTH,

@@ -34,9 +34,26 @@ export type RegisterClinicRequest = z.infer<typeof registerClinicRequest>;
 
 /** The words of the answer to every registration, whether or not the address already has an account. */
 export const REGISTRATION_SENT_MESSAGE = "Check your e-mail to finish registering";
+/** The spec's success text (part 2, toasts). */
+export const REGISTRATION_COMPLETE_MESSAGE =
+  "Your clinic has been registered successfully. You can now log in to access your dashboard.";
 
 /**
- * POST /api/clinics/register answers 202 with this, the same whether or not the address is registered
+ * POST /api/clinics/register answers 201 with this when the server has no e-mail to prove the address with
+ * (decision 018): the same for every address. A new address has its clinic and admin now; a known one has
+ * nothing new, and its owner is told by mail. Either way the next step is signing in.
+ */
+export const registrationComplete = z.object({
+  email: z.string(),
+  status: z.literal("registered"),
+  delivery: z.enum(["email", "outbox"]),
+  message: z.string(),
+});
+export type RegistrationComplete = z.infer<typeof registrationComplete>;
+
+/**
+ * POST /api/clinics/register answers 202 with this when e-mail proves the address (SMTP_URL set, or
+ * REGISTRATION_EMAIL_PROOF=on), the same whether or not the address is registered
  * (decision 018): the clinic is created when the link mailed to the address is opened. `delivery` says where
  * the message went: "outbox" when the server sends no e-mail and its operator passes the link on.
  */

@@ -70,7 +70,10 @@ const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${ran
 
 export type SignedIn = { cookie: string; email: string; password: string; userId: string; clinicId: number };
 
-/** Registers a new clinic as a person does (form, mailed link, password) and stays signed in from the link. */
+/**
+ * Registers a new clinic as a person does and signs its admin in: form then sign-in (201, no e-mail set up), or
+ * form, mailed link and password (202, the address proven first; decision 018).
+ */
 export async function registerClinic(app: FastifyInstance, name = "Test Clinic"): Promise<SignedIn> {
   const email = `admin-${unique()}@clinic.test`;
   const password = "correct horse battery";
@@ -79,11 +82,17 @@ export async function registerClinic(app: FastifyInstance, name = "Test Clinic")
     url: "/api/clinics/register",
     payload: { name, email, adminFirstName: "Ada", adminLastName: "Admin", password, city: "Springfield", state: "IL" },
   });
-  if (res.statusCode !== 202) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
-  const confirmed = await confirmRegistrationFromOutbox(app, email, password);
-  const body = confirmed.json() as { clinicId: number; userId: string };
-  const cookie = confirmed.cookies.find((c) => c.name === "sid")!;
-  return { cookie: `sid=${cookie.value}`, email, password, clinicId: body.clinicId, userId: body.userId };
+  if (res.statusCode === 202) {
+    const confirmed = await confirmRegistrationFromOutbox(app, email, password);
+    const body = confirmed.json() as { clinicId: number; userId: string };
+    const cookie = confirmed.cookies.find((c) => c.name === "sid")!;
+    return { cookie: `sid=${cookie.value}`, email, password, clinicId: body.clinicId, userId: body.userId };
+  }
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  const signedIn = await signIn(app, email, password);
+  const me = await as(app, signedIn)({ method: "GET", url: "/api/auth/user" });
+  const user = me.json() as { id: string; clinicId: number };
+  return { ...signedIn, clinicId: user.clinicId, userId: user.id };
 }
 
 /** Opens the newest finish-registering link mailed to the address, with the password; fails unless 201. */

@@ -10,6 +10,7 @@ import {
   PASSWORD_RESET_SENT_MESSAGE,
   registerClinicRequest,
   registrationAccepted,
+  registrationComplete,
   registrationConfirmed,
   resetPasswordRequest,
 } from "../../../domain/contracts/auth";
@@ -27,7 +28,9 @@ import { markReauthenticated } from "./reauth.service";
 import {
   confirmRegistration,
   type RegistrationDeps,
+  registerAtOnce,
   registrationAnswer,
+  registrationCompleteAnswer,
   requestRegistration,
 } from "./registration.service";
 import { publicOrigin, startSession } from "./sign-in";
@@ -130,15 +133,23 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
 
   const registration: RegistrationDeps = { db, mailer: deps.mailer, now: deps.clock };
 
-  // 202 whatever the address: whether it already has an account is said only in the mail sent to it.
+  // The same answer whatever the address: whether it already has an account is said only in the mail sent to it.
   app.post(
     "/api/clinics/register",
     {
-      schema: { body: registerClinicRequest, response: { 202: registrationAccepted } },
+      schema: {
+        body: registerClinicRequest,
+        response: { 201: registrationComplete, 202: registrationAccepted },
+      },
       config: { rateLimit: { max: deps.config.registrationsPerHour, timeWindow: "1 hour" } },
     },
     async (request, reply) => {
-      const { expiresAt } = await requestRegistration(registration, request.body, publicOrigin(deps, request));
+      const origin = publicOrigin(deps, request);
+      if (!deps.config.registrationEmailProof) {
+        await registerAtOnce(registration, request.body, origin, { ip: request.ip, requestId: request.id });
+        return reply.status(201).send(registrationCompleteAnswer(request.body.email, deps.mailer.delivery));
+      }
+      const { expiresAt } = await requestRegistration(registration, request.body, origin);
       return reply.status(202).send(registrationAnswer(request.body.email, deps.mailer.delivery, expiresAt));
     },
   );

@@ -1,6 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { eq, lt } from "drizzle-orm";
-import { REGISTRATION_SENT_MESSAGE, type RegisterClinicRequest } from "../../../domain/contracts/auth";
+import {
+  REGISTRATION_COMPLETE_MESSAGE,
+  REGISTRATION_SENT_MESSAGE,
+  type RegisterClinicRequest,
+} from "../../../domain/contracts/auth";
 import { AppError } from "../../../domain/errors";
 import type { Db } from "../../db/client";
 import { clinicRegistrations } from "../../db/schema";
@@ -9,8 +13,9 @@ import { hashPassword, verifyPassword } from "../../platform/passwords";
 import { findUserByEmail } from "./auth.repository";
 import { createClinicWithAdmin } from "./auth.service";
 
-// Registration proves the address before anything exists (issue 25 item 13, decision 018): the answer is the
-// same whether or not the address has an account, and only the mail sent to it says which.
+// Registration never says whether an address has an account (issue 25 item 13, decision 018). With e-mail set
+// up it proves the address before anything exists; without, the clinic is created at once. Either way the answer
+// is the same for every address, and only the mail sent to it says which case it was.
 
 /** How long the mailed link works. */
 export const REGISTRATION_LINK_HOURS = 24;
@@ -98,6 +103,37 @@ export async function requestRegistration(
   await deps.mailer.send(finishMail(input, confirmLink(origin, token), expiresAt));
   return { expiresAt };
 }
+
+/**
+ * Without e-mail to prove the address (no SMTP_URL): the clinic and its admin are created now, or, when the address
+ * already has an account, nothing is and its owner is told by mail (filed in the outbox). The caller answers the
+ * same in both cases, so the answer says nothing about the address; signing in with the chosen password is the
+ * next step in both.
+ */
+export async function registerAtOnce(
+  deps: RegistrationDeps,
+  input: RegisterClinicRequest,
+  origin: string,
+  info: RequestInfo,
+): Promise<void> {
+  // Hashed either way, so the answer takes as long for a known address as for a new one.
+  const passwordHash = await hashPassword(input.password);
+  const { email, password: _password, ...details } = input;
+  try {
+    await deps.db.transaction((tx) => createClinicWithAdmin(tx, email, passwordHash, details, info));
+  } catch (error) {
+    // A known address (also one registered a moment ago by a concurrent request).
+    if (!(error instanceof AppError && error.code === "CONFLICT")) throw error;
+    await deps.mailer.send(alreadyRegisteredMail(input, origin));
+  }
+}
+
+export const registrationCompleteAnswer = (email: string, delivery: Mailer["delivery"]) => ({
+  email,
+  status: "registered" as const,
+  delivery,
+  message: REGISTRATION_COMPLETE_MESSAGE,
+});
 
 export const registrationAnswer = (email: string, delivery: Mailer["delivery"], expiresAt: Date) => ({
   email,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REGISTRATION_SENT_MESSAGE } from "../../../domain/contracts/auth";
+import { REGISTRATION_COMPLETE_MESSAGE, REGISTRATION_SENT_MESSAGE } from "../../../domain/contracts/auth";
 import {
   as,
   confirmRegistrationFromOutbox,
@@ -16,12 +16,12 @@ import { latestConfirmToken, REGISTRATION_LINK_HOURS } from "./registration.serv
 const PASSWORD = "correct horse battery";
 
 /** Issue 25 item 13: registration says nothing about whether an address is registered; the mail does. */
-describe("registration proves the address before anything exists", () => {
+describe("with e-mail set up, registration proves the address before anything exists", () => {
   let t: TestApp;
   let existing: SignedIn;
   let now = Date.parse("2026-11-24T10:00:00Z");
   beforeAll(async () => {
-    t = await createTestApp({ PUBLIC_URL: "https://sono.test" }, { clock: () => now });
+    t = await createTestApp({ PUBLIC_URL: "https://sono.test", REGISTRATION_EMAIL_PROOF: "on" }, { clock: () => now });
     existing = await registerClinic(t.app, "Riverside Vascular");
   });
   afterAll(() => t.close());
@@ -128,5 +128,58 @@ describe("registration proves the address before anything exists", () => {
     const again = await register("fresh@lakeside.test");
     expect(again.statusCode).toBe(202);
     expect(again.json().message).toBe(REGISTRATION_SENT_MESSAGE);
+  });
+});
+
+/** Without e-mail (the embedded default): the clinic exists at once, and the answer still says nothing. */
+describe("without e-mail, registration creates the clinic at once and answers every address alike", () => {
+  let t: TestApp;
+  let existing: SignedIn;
+  beforeAll(async () => {
+    t = await createTestApp({ PUBLIC_URL: "https://sono.test" });
+    existing = await registerClinic(t.app, "Riverside Vascular");
+  });
+  afterAll(() => t.close());
+
+  const register = (email: string, password = PASSWORD) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/clinics/register",
+      payload: { name: "Lakeside Vascular", email, adminFirstName: "Grace", adminLastName: "Hopper", password },
+    });
+  const clinicsNamed = async (name: string) =>
+    (
+      (await t.deps.database.db.execute(
+        sql`select count(*)::int as n from clinics where name = ${name}`,
+      )) as unknown as { rows: Array<{ n: number }> }
+    ).rows[0]!.n;
+
+  it("a new address: 201 with the spec's words, and its admin signs in with the chosen password", async () => {
+    const fresh = await register("new@lakeside.test");
+    expect(fresh.statusCode).toBe(201);
+    expect(fresh.json()).toEqual({
+      email: "new@lakeside.test",
+      status: "registered",
+      delivery: "outbox",
+      message: REGISTRATION_COMPLETE_MESSAGE,
+    });
+    // Registering does not sign in (the spec's next step is "Log In to Dashboard").
+    expect(fresh.cookies.find((c) => c.name === "sid")).toBeUndefined();
+    const admin = await signIn(t.app, "new@lakeside.test", PASSWORD);
+    const me = (await as(t.app, admin)({ url: "/api/auth/user" })).json();
+    expect(me).toMatchObject({ email: "new@lakeside.test", role: "admin", clinicName: "Lakeside Vascular" });
+  });
+
+  it("a known address: the same answer, nothing created, the owner told by mail, the old password still works", async () => {
+    const before = await clinicsNamed("Lakeside Vascular");
+    const known = await register(existing.email.toUpperCase(), "another password 123");
+    expect(known.statusCode).toBe(201);
+    expect({ ...known.json(), email: "-" }).toEqual({ ...(await register("other@lakeside.test")).json(), email: "-" });
+    expect(known.cookies.find((c) => c.name === "sid")).toBeUndefined();
+    expect(await clinicsNamed("Lakeside Vascular")).toBe(before + 1); // only other@lakeside.test's
+    const mails = await outboxOf(t.app, existing.email);
+    expect(mails.at(-1)?.text).toContain("This address already has an account");
+    await expect(signIn(t.app, existing.email, "another password 123")).rejects.toThrow(/401/);
+    await signIn(t.app, existing.email, existing.password);
   });
 });

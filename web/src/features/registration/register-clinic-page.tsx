@@ -1,8 +1,12 @@
 import { useMutation } from "@tanstack/react-query";
-import { MailCheck } from "lucide-react";
+import { CheckCircle2, MailCheck } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { z } from "zod";
-import { type RegistrationAccepted, registerClinicRequest } from "../../../../domain/contracts/auth";
+import {
+  type RegistrationAccepted,
+  type RegistrationComplete,
+  registerClinicRequest,
+} from "../../../../domain/contracts/auth";
 import { BrandMark } from "../../app/brand-mark";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
@@ -78,15 +82,16 @@ const adminFields: typeof fields = [
 export function RegisterClinicPage() {
   const [values, setValues] = useState<Values>(empty);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [done, setDone] = useState<RegistrationAccepted | null>(null);
+  const [done, setDone] = useState<RegistrationAccepted | RegistrationComplete | null>(null);
 
   // The answer is the same whether or not the address has an account (decision 018): the mail says which.
   const register = useMutation({
     mutationFn: (body: z.infer<typeof registerClinicRequest>) =>
-      apiJson<RegistrationAccepted>("POST", "/api/clinics/register", body),
-    onSuccess: (accepted) => {
-      toast({ title: "Check your e-mail", description: accepted.message, variant: "success" });
-      setDone(accepted);
+      apiJson<RegistrationAccepted | RegistrationComplete>("POST", "/api/clinics/register", body),
+    onSuccess: (answer) => {
+      const title = answer.status === "registered" ? "Registration Successful" : "Check your e-mail";
+      toast({ title, description: answer.message, variant: "success" });
+      setDone(answer);
     },
     onError: (error) => {
       const message = errorMessage(error, "Failed to register clinic. Please try again.");
@@ -157,7 +162,27 @@ export function RegisterClinicPage() {
         <a href="/" className="mb-6 inline-flex items-center gap-2 text-sm font-medium text-brand-700 hover:underline">
           <BrandMark className="h-6 w-6" /> Back to Home
         </a>
-        {done ? (
+        {done?.status === "registered" ? (
+          <Card>
+            <CardContent className="flex flex-col items-center gap-4 p-8 text-center">
+              <CheckCircle2 className="h-12 w-12 text-green-700" aria-hidden />
+              <h1 className="text-2xl font-semibold text-slate-900">Registration Complete!</h1>
+              <p className="max-w-md text-slate-700">{done.message}</p>
+              <p className="max-w-md text-sm text-slate-700">
+                If <strong>{done.email}</strong> already had an account, no new clinic was created and a message was
+                sent to that address: sign in with its existing password.
+              </p>
+              <div className="flex flex-wrap justify-center gap-3">
+                <Button asChild>
+                  <a href="/api/login">Log In to Dashboard</a>
+                </Button>
+                <Button asChild variant="outline">
+                  <a href="/">Back to Home</a>
+                </Button>
+              </div>
+            </CardContent>
+          </Card>
+        ) : done ? (
           <Card>
             <CardContent className="flex flex-col items-center gap-4 p-8 text-center">
               <MailCheck className="h-12 w-12 text-brand-700" aria-hidden />
