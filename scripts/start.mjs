@@ -2,6 +2,8 @@
 // dist/node is missing or older than its sources (scripts/build-server.mjs), then runs the compiled server with
 // plain Node in this process.
 // `npm start -- --demo` (or `npm run demo`) runs with the separate demo data directory and the demo clinic.
+// `npm run serve` (--role=web) and `npm run worker` (--role=worker) run the web and the jobs apart, on the
+// PostgreSQL of DATABASE_URL (docs/deploy.md).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -19,9 +21,11 @@ function newestMtime(dir) {
   return newest;
 }
 
+const role = process.argv.find((arg) => arg.startsWith("--role="))?.slice("--role=".length);
 const sources = [path.join(root, "web"), path.join(root, "domain")];
 const builtAt = fs.existsSync(builtIndex) ? fs.statSync(builtIndex).mtimeMs : 0;
-if (sources.some((dir) => newestMtime(dir) > builtAt)) {
+// A worker serves no pages.
+if (role !== "worker" && sources.some((dir) => newestMtime(dir) > builtAt)) {
   console.log("Building the web client...");
   const build = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
   if (build.status !== 0) process.exit(build.status ?? 1);
@@ -32,6 +36,7 @@ if (isStale()) {
   await buildServer();
 }
 
+if (role) process.env.SONOSCRIBE_ROLE = role;
 if (process.argv.includes("--demo")) {
   process.env.SONOSCRIBE_DEMO = "1";
   process.env.DATA_DIR ??= path.join(root, "demo-data");

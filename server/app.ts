@@ -26,9 +26,12 @@ import { staffRoutes } from "./features/staff/staff.routes";
 import { templatesRoutes } from "./features/templates/templates.routes";
 import { trainingRoutes } from "./features/training/training.routes";
 import { worksheetsRoutes } from "./features/worksheets/worksheets.routes";
+import { registerJobHandlers } from "./jobs/handlers";
+import { QUEUES } from "./jobs/queues";
 import { authPlugin } from "./platform/auth-plugin";
 import { type AppDeps, MAX_BODY_BYTES, MAX_UPLOAD_BYTES } from "./platform/deps";
 import { installErrorHandler } from "./platform/error-handler";
+import { PgBossQueue } from "./platform/job-queue";
 import { createLogger } from "./platform/logger";
 import { createMailer } from "./platform/mailer";
 import { bearerMatches, installNoStore } from "./platform/no-store";
@@ -43,7 +46,16 @@ const defaultWebRoot = repoPath("dist", "web");
 
 export function defaultDeps(partial: Pick<AppDeps, "config" | "database" | "fileStore"> & Partial<AppDeps>): AppDeps {
   const logger = partial.logger ?? createLogger(partial.config.logLevel);
+  const jobQueue =
+    partial.jobQueue ??
+    new PgBossQueue({
+      database: partial.database,
+      queues: QUEUES,
+      work: partial.config.role !== "web",
+      logger,
+    });
   return {
+    jobQueue,
     metrics: new RequestMetrics(),
     logger,
     mailer: createMailer(partial.config, logger),
@@ -66,6 +78,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  // Handlers are registered in every process; they run only where the queue works (not a web-only process).
+  registerJobHandlers(deps);
+  app.addHook("onClose", () => deps.jobQueue.stop());
   deps.metrics.install(app);
 
   await installSecurityHeaders(app, {

@@ -111,6 +111,13 @@ const envSchema = ocrSchema.extend({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   /** Bucket in the path (http://host/bucket/key), as most self-hosted S3 servers need; else in the host name. */
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("false"),
+  /** How long POST /api/worksheets/{id}/ocr waits for its job before answering 202 (0: answer at once). */
+  OCR_REQUEST_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(60),
+  /**
+   * all: the whole product in one process (`npm start`); web: HTTP only, jobs are sent to workers
+   * (`npm run serve`); worker: OCR and scheduled jobs only (`npm run worker`). web and worker need DATABASE_URL.
+   */
+  SONOSCRIBE_ROLE: z.enum(["all", "web", "worker"]).default("all"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Unit prices for the admin cost projection, US dollars. */
   COST_DB_PER_GB_MONTH: z.coerce.number().nonnegative().default(0.25),
@@ -168,6 +175,10 @@ export type Config = {
   registrationEmailProof: boolean;
   reportListMemoBytes: number;
   costs: { dbPerGbMonth: number; storagePerGbMonth: number; aiPerReport: number; alertMonthlyUsd: number };
+  /** What this process runs (decision 023): everything, the web only, or jobs only. */
+  role: "all" | "web" | "worker";
+  /** Milliseconds POST /api/worksheets/{id}/ocr waits for the OCR job before answering 202. */
+  ocrRequestWaitMs: number;
   /** Sending signed reports to clinics' FHIR servers and MLLP listeners (issue 28). */
   delivery: { allowLoopback: boolean; retryBaseMs: number; maxAttempts: number };
   ocr: OcrConfig;
@@ -228,6 +239,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid configuration: FILE_STORE=s3 needs ${s3Missing.join(", ")} (S3_ENDPOINT too, unless the bucket is on AWS)`,
     );
   }
+  if (e.SONOSCRIBE_ROLE !== "all" && !e.DATABASE_URL) {
+    throw new ConfigError(
+      `Invalid configuration: SONOSCRIBE_ROLE=${e.SONOSCRIBE_ROLE} needs DATABASE_URL (the embedded database belongs to one process: use npm start)`,
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -272,6 +288,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : null,
     logLevel: e.LOG_LEVEL,
+    role: e.SONOSCRIBE_ROLE,
+    ocrRequestWaitMs: Math.round(e.OCR_REQUEST_WAIT_SECONDS * 1000),
     delivery: {
       allowLoopback: e.DELIVERY_ALLOW_LOOPBACK === "true",
       retryBaseMs: Math.round(e.DELIVERY_RETRY_SECONDS * 1000),

@@ -1,12 +1,9 @@
 import { ConfigError, loadConfig } from "./config";
 import { DirectoryLockedError } from "./db/directory-lock";
 import { DemoStartError, describeDemoStart, prepareDemo } from "./demo/demo-start";
-import { startRuntime } from "./server-runtime";
+import { startRuntime, startWorker, type WorkerRuntime } from "./server-runtime";
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const runtime = await startRuntime(config);
-  for (const warning of config.warnings) runtime.deps.logger.warn(warning);
+function closeOnSignals(runtime: WorkerRuntime): void {
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -17,6 +14,20 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (config.role === "worker") {
+    const worker = await startWorker(config);
+    for (const warning of config.warnings) worker.deps.logger.warn(warning);
+    closeOnSignals(worker);
+    process.stdout.write("\nSonoscribe worker is running (OCR and scheduled jobs from PostgreSQL)\n\n");
+    return;
+  }
+  const runtime = await startRuntime(config);
+  for (const warning of config.warnings) runtime.deps.logger.warn(warning);
+  closeOnSignals(runtime);
 
   // `npm run demo` only: never in a normal start. Seeds before listening so nobody signs in to half a clinic.
   if (process.env.SONOSCRIBE_DEMO === "1") {
@@ -29,7 +40,8 @@ async function main(): Promise<void> {
   const address = await runtime.app.listen({ port: config.port, host: config.host });
   const shown = config.publicUrl ?? address.replace("127.0.0.1", "localhost");
   const storage = config.databaseUrl ? "PostgreSQL" : `embedded PostgreSQL in ${config.dataDir}`;
-  process.stdout.write(`\nSonoscribe is running at ${shown} (data: ${storage})\n\n`);
+  const role = config.role === "web" ? ", web only: OCR and scheduled jobs run in `npm run worker`" : "";
+  process.stdout.write(`\nSonoscribe is running at ${shown} (data: ${storage}${role})\n\n`);
 }
 
 main().catch((error: unknown) => {

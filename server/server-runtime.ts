@@ -6,19 +6,24 @@ import { type Database, openDatabase } from "./db/client";
 import { LocalDraftKeys } from "./features/auth/local-draft-key";
 import { DeliveryWorker } from "./features/delivery/delivery-worker";
 import { sweepUnreferencedFiles } from "./features/files/files.service";
-import { failInterruptedOcr } from "./features/worksheets/worksheets.service";
+import { repairInterruptedOcr } from "./features/worksheets/ocr-jobs";
+import { registerJobHandlers, sendStartupJobs } from "./jobs/handlers";
 import { configureOcr } from "./ocr/ocr-runner";
 import { shutdownOcr } from "./ocr/ocr-service";
 import { onAuditRecorded, setAuditKey } from "./platform/audit";
 import { AuditAnchor, takeDailyCheckpoint } from "./platform/audit-anchor";
-import { scheduleDailyCheckpoints } from "./platform/audit-checkpoints";
 import { openFileStore } from "./platform/open-file-store";
 import { loadSecrets } from "./platform/secrets";
 
+/** A started process: the web app (null in a worker), its dependencies, and how to stop it. */
 export type Runtime = { app: FastifyInstance; deps: AppDeps; close(): Promise<void> };
+export type WorkerRuntime = { deps: AppDeps; close(): Promise<void> };
 
-/** Opens everything the server needs from a config; used by main and by tools that need the full app. */
-export async function startRuntime(config: Config): Promise<Runtime> {
+/**
+ * Opens what every role needs (database, file store, audit anchor) and, where this process works jobs (the
+ * all-in-one server and workers, decision 023), the queue's workers, schedules and the delivery loop.
+ */
+async function openProcess(config: Config) {
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const secrets = loadSecrets(config.dataDir, {
     fileEncryptionKey: config.fileEncryptionKey,
@@ -27,7 +32,6 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   setAuditKey(secrets.auditKey);
   configureOcr(config.ocr);
   const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await failInterruptedOcr(database.db);
   const fileStore = openFileStore(config, secrets.fileKey);
   const localDraftKeys = LocalDraftKeys.fromFileKey(secrets.fileKey);
   const deps = defaultDeps({ config, database, fileStore, localDraftKeys });
@@ -35,10 +39,6 @@ export async function startRuntime(config: Config): Promise<Runtime> {
     deps.logger.error({ reason }, "the audit chain does not verify; its head anchor is not moved"),
   );
   const stopAnchoring = onAuditRecorded(() => anchor.schedule());
-  const stopCheckpoints = scheduleDailyCheckpoints({
-    dir: config.auditCheckpointDir,
-    take: () => takeDailyCheckpoint(anchor, config.auditCheckpointDir, secrets.auditKey, deps.logger),
-  });
   // The embedded database's directory lock means no other instance can be mid-upload to its own folder, so every
   // unreferenced file is a leftover; a shared PostgreSQL or bucket may have uploads in flight elsewhere, so only
   // old ones go.
@@ -46,28 +46,63 @@ export async function startRuntime(config: Config): Promise<Runtime> {
   const swept = await sweepUnreferencedFiles(database.db, fileStore, shared ? 3_600_000 : 0);
   if (swept > 0) deps.logger.info({ swept }, "removed files left by interrupted uploads");
   deps.logger.info({ fileStore: fileStore.location }, "files are kept here");
-  const app = await buildApp(deps);
-  // Signed reports to the clinics' FHIR servers and MLLP listeners (issue 28): a loop over a durable table.
-  const deliveries = new DeliveryWorker({
-    db: database.db,
-    fileStore,
-    logger: deps.logger,
-    delivery: config.delivery,
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-  });
-  deliveries.start();
+
+  let deliveries: DeliveryWorker | null = null;
+  if (config.role !== "web") {
+    registerJobHandlers(deps);
+    deps.jobQueue.handle("audit-checkpoint", () =>
+      takeDailyCheckpoint(anchor, config.auditCheckpointDir, secrets.auditKey, deps.logger),
+    );
+    await deps.jobQueue.start();
+    const repaired = await repairInterruptedOcr(
+      { db: database.db, store: fileStore, jobs: deps.jobQueue },
+      { embedded: database.kind === "pglite" },
+    );
+    if (repaired > 0) deps.logger.info({ repaired }, "OCR interrupted by a stopped process is retried or failed");
+    await sendStartupJobs(deps.jobQueue);
+    // Signed reports to the clinics' FHIR servers and MLLP listeners (issue 28): a loop over a durable table whose
+    // rows are claimed with SKIP LOCKED, so any number of workers share it.
+    deliveries = new DeliveryWorker({
+      db: database.db,
+      fileStore,
+      logger: deps.logger,
+      delivery: config.delivery,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
+    deliveries.start();
+  }
   return {
-    app,
     deps,
+    /** Stops the process's parts after its web app (if any) has closed. */
     async close() {
-      await deliveries.stop();
-      await app.close();
+      await deliveries?.stop();
+      await deps.jobQueue.stop();
       stopAnchoring();
-      stopCheckpoints();
       await anchor.close();
       await shutdownOcr();
       await database.close();
       fileStore.close?.();
     },
   };
+}
+
+/** The web server (`npm start`: everything in one process; `npm run serve`: the web only). */
+export async function startRuntime(config: Config): Promise<Runtime> {
+  if (config.role === "worker") throw new Error("startRuntime: a worker has no web app (use startWorker)");
+  const opened = await openProcess(config);
+  const app = await buildApp(opened.deps);
+  return {
+    app,
+    deps: opened.deps,
+    async close() {
+      await app.close();
+      await opened.close();
+    },
+  };
+}
+
+/** An OCR and jobs worker (`npm run worker`): no HTTP, any number beside the web processes. */
+export async function startWorker(config: Config): Promise<WorkerRuntime> {
+  if (config.role !== "worker") throw new Error("startWorker: SONOSCRIBE_ROLE must be worker");
+  return openProcess(config);
 }

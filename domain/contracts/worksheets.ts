@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { ocrResultSchema } from "./ocr";
 
-/** Where a worksheet is in its processing: a crash mid-OCR leaves "processing", which start-up turns into failed. */
+/** Where a worksheet is in its processing; "processing" while its OCR job is queued or running. */
 export const ocrStatuses = ["pending", "processing", "completed", "failed"] as const;
 export type OcrStatus = (typeof ocrStatuses)[number];
+
+/** Where an OCR job is: waiting for a worker, turning the file into pages, reading them, and how it ended. */
+export const ocrStages = ["queued", "loading", "reading", "done", "failed"] as const;
+export type OcrStage = (typeof ocrStages)[number];
 
 /** The spec's Worksheet entity, plus what the Upload view needs to show where OCR stands. */
 export const worksheetRecord = z.object({
@@ -33,6 +37,30 @@ export type WorksheetDetail = z.infer<typeof worksheetDetail>;
 /** POST /api/worksheets/{id}/ocr, as issue 5 item 3 says. */
 export const ocrResponse = z.object({ ocrResult: ocrResultSchema });
 export type OcrResponse = z.infer<typeof ocrResponse>;
+
+/**
+ * GET /api/worksheets/{id}/ocr, and POST's 202 when the job did not end within the request: the job's state (the
+ * worksheet's OCR status), its stage, the fraction of the stage done (pages loaded, then pages read), the reason
+ * when it failed and what was read when it completed.
+ */
+export const ocrView = z.object({
+  worksheetId: z.number().int(),
+  state: z.enum(ocrStatuses),
+  stage: z.enum(ocrStages).nullable(),
+  progress: z.number().min(0).max(1),
+  error: z.string().nullable(),
+  ocrResult: ocrResultSchema.nullable(),
+});
+export type OcrView = z.infer<typeof ocrView>;
+
+/** POST /api/worksheets/{id}/ocr?wait=N: wait at most N seconds (never more than the server's setting). */
+export const ocrWaitQuery = z.object({
+  wait: z.coerce
+    .number({ error: "wait must be a number of seconds" })
+    .min(0, "wait must be 0 or more seconds")
+    .max(600, "wait must be at most 600 seconds")
+    .optional(),
+});
 
 /** A failed OCR run: 422 with the spec's toast title as `error` and the reason as `details`. */
 export const ocrFailureBody = z.object({

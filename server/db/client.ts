@@ -28,6 +28,11 @@ export type Database = {
   changes: ChangeCounter;
   /** Size on disk of the database, in bytes. */
   sizeBytes(): Promise<number>;
+  /**
+   * One SQL text (several statements when there are no values) outside Drizzle, for the job queue's own tables
+   * (pg-boss, platform/job-queue.ts); it answers the last statement's rows.
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   close(): Promise<void>;
 };
 
@@ -57,6 +62,7 @@ async function openPostgres(url: string): Promise<Database> {
     db,
     kind: "postgres",
     changes,
+    executeSql: (text, values = []) => pool.query(text, values),
     async sizeBytes() {
       const result = await pool.query<{ size: string }>("select pg_database_size(current_database()) as size");
       return Number(result.rows[0]?.size ?? 0);
@@ -86,6 +92,12 @@ async function openPglite(dataDir: string | null): Promise<Database> {
       db,
       kind: "pglite",
       changes,
+      async executeSql(text, values = []) {
+        // PGlite's query() takes one statement; exec() takes several but no parameters.
+        if (values.length > 0) return client.query(text, values);
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      },
       async sizeBytes() {
         if (!pgDir) {
           const result = await client.query<{ size: string }>("select pg_database_size(current_database()) as size");

@@ -28,7 +28,8 @@ process.on("message", async (request: OcrRequest) => {
       send({ id: request.id, ok: true, layout: await analyzeForm(Buffer.from(request.page)) });
     } else {
       const pages = request.pages.map((p) => Buffer.from(p));
-      const result = await readWorksheet(pages, new Date(request.now), request.templates, request.aliases);
+      const onRead = () => process.send?.({ id: request.id, progress: "read" } satisfies OcrProgress);
+      const result = await readWorksheet(pages, new Date(request.now), request.templates, request.aliases, onRead);
       send({ id: request.id, ok: true, result });
     }
   } catch (error) {

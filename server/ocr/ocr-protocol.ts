@@ -17,8 +17,11 @@ export type OcrJob =
   | { kind: "analyze-form"; page: Uint8Array };
 export type OcrRequest = OcrJob & { id: number };
 
-/** Sent by the loading child after each PDF page it rendered: the time limit is per page. */
-export type OcrProgress = { id: number; progress: "page" };
+/**
+ * Sent by the loading child after each PDF page it rendered ("page": the time limit is per page), and by the
+ * reading child after each page it read ("read": progress only, the job's time limit stays whole).
+ */
+export type OcrProgress = { id: number; progress: "page" | "read" };
 
 /** Every reply says how much memory the child holds (`rss`, bytes), so the parent can recycle a grown child. */
 export type OcrReply = { id: number; rss: number } & (

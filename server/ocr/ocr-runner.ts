@@ -30,6 +30,8 @@ const MEMORY_POLL_MS = 50;
 
 type Job = {
   request: OcrJob;
+  /** Told of each page the child reports done. */
+  onProgress?: () => void;
   resolve: (reply: OcrReply & { ok: true }) => void;
   reject: (e: Error) => void;
 };
@@ -84,9 +86,9 @@ class OcrRunner {
     this.slots = Array.from({ length: size }, () => ({ child: null, busy: false }));
   }
 
-  run(request: OcrJob): Promise<OcrReply & { ok: true }> {
+  run(request: OcrJob, onProgress?: () => void): Promise<OcrReply & { ok: true }> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ request, resolve, reject });
+      this.queue.push({ request, onProgress, resolve, reject });
       this.pump();
     });
   }
@@ -142,8 +144,12 @@ class OcrRunner {
     };
     const onMessage = (reply: OcrReply | OcrProgress) => {
       if (reply.id !== id) return;
-      // A page done: the time limit starts again for the next one.
-      if ("progress" in reply) return void timer.refresh();
+      if ("progress" in reply) {
+        job.onProgress?.();
+        // A page rendered: the time limit starts again for the next one.
+        if (reply.progress === "page") timer.refresh();
+        return;
+      }
       if (reply.rss > this.limits.recycleBytes) this.retire(slot);
       finish(() => {
         if (reply.ok) job.resolve(reply);

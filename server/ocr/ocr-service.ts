@@ -18,15 +18,18 @@ const asBytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
  */
 export async function recognizeWorksheet(
   pages: Buffer[],
-  opts: { now?: Date; templates?: ReadingTemplate[]; aliases?: LabelAlias[] } = {},
+  opts: { now?: Date; templates?: ReadingTemplate[]; aliases?: LabelAlias[]; onPage?: () => void } = {},
 ): Promise<OcrResult> {
-  const reply = await readerPool().run({
-    kind: "recognize",
-    pages: pages.map(asBytes),
-    now: (opts.now ?? new Date()).getTime(),
-    templates: opts.templates ?? [],
-    aliases: opts.aliases ?? [],
-  });
+  const reply = await readerPool().run(
+    {
+      kind: "recognize",
+      pages: pages.map(asBytes),
+      now: (opts.now ?? new Date()).getTime(),
+      templates: opts.templates ?? [],
+      aliases: opts.aliases ?? [],
+    },
+    opts.onPage,
+  );
   return ocrResultSchema.parse(reply.result);
 }
 
@@ -49,8 +52,11 @@ export async function analyzeWorksheetForm(page: Buffer): Promise<FormLayout> {
  * the models together passed 900 MB.
  * Throws OcrInputError (empty, unsupported, corrupt, encrypted, no pages, too large, too slow).
  */
-export async function loadWorksheetPages(file: Buffer, opts: { maxPages?: number } = {}): Promise<Buffer[]> {
-  const reply = await loaderPool().run({ kind: "load", file: asBytes(file), maxPages: opts.maxPages });
+export async function loadWorksheetPages(
+  file: Buffer,
+  opts: { maxPages?: number; onPage?: () => void } = {},
+): Promise<Buffer[]> {
+  const reply = await loaderPool().run({ kind: "load", file: asBytes(file), maxPages: opts.maxPages }, opts.onPage);
   return (reply.pages ?? []).map(asBuffer);
 }
 

@@ -69,9 +69,14 @@ export async function readWorksheet(
   now: Date,
   templates: ReadingTemplate[] = [],
   aliases: readonly LabelAlias[] = [],
+  /** Called after each page is read (the OCR job's progress). */
+  onPage?: () => void,
 ): Promise<OcrResult> {
   const read: ReadRegion[][] = [];
-  for (let i = 0; i < pages.length; i++) read.push(await recognizePage(pages[i]!, i));
+  for (let i = 0; i < pages.length; i++) {
+    read.push(await recognizePage(pages[i]!, i));
+    onPage?.();
+  }
   const general = assembleResult(read, now, aliases);
   if (templates.length === 0) return general;
   const sized = await Promise.all(

@@ -8,7 +8,7 @@ import { loadConfig } from "../config";
 import { type Database, openDatabase } from "../db/client";
 import { recordAudit, setAuditKey } from "./audit";
 import { AuditAnchor, anchorPath, takeDailyCheckpoint } from "./audit-anchor";
-import { DAY_MS, msUntilNextDay, readCheckpoints, scheduleDailyCheckpoints } from "./audit-checkpoints";
+import { DAY_MS, readCheckpoints } from "./audit-checkpoints";
 import { loadSecrets } from "./secrets";
 
 const silent = { info: () => {}, error: () => {} };
@@ -55,47 +55,6 @@ describe("signed daily audit checkpoints", { timeout: 180_000 }, () => {
       await database.close();
     }
   };
-
-  it("the scheduler takes the day's checkpoint at start, not twice a day, and again the next day", async () => {
-    let now = day1;
-    const pending: Array<{ at: number; fn: () => void }> = [];
-    const taken: string[] = [];
-    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-cp-sched-"));
-    const stop = scheduleDailyCheckpoints({
-      dir: scratch,
-      now: () => now,
-      timers: {
-        after: (ms, fn) => {
-          pending.push({ at: now + ms, fn });
-          return () => {};
-        },
-      },
-      take: async () => {
-        taken.push(new Date(now).toISOString());
-        fs.writeFileSync(path.join(scratch, `${new Date(now).toISOString().slice(0, 10)}.json`), "{}");
-      },
-    });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(taken).toEqual(["2026-11-20T09:00:00.000Z"]);
-    // The next run is one minute past the next UTC midnight.
-    expect(pending.at(-1)!.at).toBe(Date.parse("2026-11-21T00:01:00Z"));
-    now = pending.at(-1)!.at;
-    pending.at(-1)!.fn();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(taken).toEqual(["2026-11-20T09:00:00.000Z", "2026-11-21T00:01:00.000Z"]);
-    stop();
-    // A restart later the same day takes none: the day has its checkpoint.
-    scheduleDailyCheckpoints({
-      dir: scratch,
-      now: () => now + 3_600_000,
-      timers: { after: () => () => {} },
-      take: async () => void taken.push("again"),
-    })();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(taken).toHaveLength(2);
-    expect(msUntilNextDay(Date.parse("2026-11-21T23:59:00Z"))).toBe(2 * 60_000);
-    fs.rmSync(scratch, { recursive: true, force: true });
-  });
 
   it("writes one signed checkpoint per day beside the anchor, which audit:verify checks", async () => {
     await withServer(async (db, anchor) => {

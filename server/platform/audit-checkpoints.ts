@@ -44,8 +44,6 @@ export function writeCheckpoint(dir: string, key: Buffer, head: ChainHead, now: 
   return file;
 }
 
-export const hasCheckpointFor = (dir: string, now: number) => fs.existsSync(path.join(dir, `${isoDay(now)}.json`));
-
 /** Every checkpoint, oldest first; a file whose signature does not match the key is an error naming it. */
 export function readCheckpoints(dir: string, key: Buffer): Checkpoint[] {
   if (!fs.existsSync(dir)) return [];
@@ -97,46 +95,4 @@ export async function compareWithCheckpoints(db: Queryable, checkpoints: Checkpo
     }
   }
   return null;
-}
-
-type Timers = {
-  /** Calls fn after ms; returns a cancel function. The real one never keeps the process alive. */
-  after(ms: number, fn: () => void): () => void;
-};
-
-const realTimers: Timers = {
-  after(ms, fn) {
-    const timer = setTimeout(fn, ms);
-    timer.unref();
-    return () => clearTimeout(timer);
-  },
-};
-
-/** Milliseconds from `now` to one minute past the next UTC midnight (the new day's checkpoint). */
-export const msUntilNextDay = (now: number) => DAY_MS - (now % DAY_MS) + 60_000;
-
-/**
- * Takes the day's checkpoint at start when the day has none yet, then once each UTC day. The clock and the
- * timers are injected so tests can move through days; `take` reports its own failures.
- */
-export function scheduleDailyCheckpoints(options: {
-  dir: string;
-  take: () => Promise<void>;
-  now?: () => number;
-  timers?: Timers;
-}): () => void {
-  const now = options.now ?? Date.now;
-  const timers = options.timers ?? realTimers;
-  let cancel: (() => void) | null = null;
-  let stopped = false;
-  const tick = async () => {
-    if (stopped) return;
-    if (!hasCheckpointFor(options.dir, now())) await options.take();
-    if (!stopped) cancel = timers.after(msUntilNextDay(now()), () => void tick());
-  };
-  void tick();
-  return () => {
-    stopped = true;
-    cancel?.();
-  };
 }

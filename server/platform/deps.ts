@@ -16,13 +16,38 @@ import type { RequestMetrics } from "./request-metrics";
 /** Milliseconds since the epoch; tests inject one. */
 export type Clock = () => number;
 
+/** What the job queue knows of one job. */
+export type JobState = "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
+export type JobContext = { id: string; retryCount: number };
+export type JobHandler<T> = (data: T, job: JobContext) => Promise<void>;
+export type SendOptions = {
+  /** The job's id (a UUID), when the caller must name it before it is queued. */
+  id?: string;
+  /** A second job with the same key is refused (null) while one is queued. */
+  singletonKey?: string;
+};
+
 /**
- * The PostgreSQL job queue (issue 27: OCR, exports, deliveries, scheduled work). Optional: the server runs without
- * one (jobs then run in the request, as before). The queue module widens this interface with what it offers.
+ * The PostgreSQL job queue (issue 27, decision 023; platform/job-queue.ts): send a job, ask after it, and handle a
+ * queue's jobs in this process. The same code runs on the embedded database and across processes.
  */
 export interface JobQueue {
   /** Queues a job; answers its id (null when a singleton job of that key is already queued). */
-  send(name: string, data: object): Promise<string | null>;
+  send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
+  /** The job's state, null when the queue no longer has it. */
+  state(queue: string, id: string): Promise<JobState | null>;
+  /**
+   * Fails a job known to be dead (its process is gone) without waiting for its expiry: retried if it has retries
+   * left, else its dead letter.
+   */
+  abandon(queue: string, id: string): Promise<void>;
+  /** The handler of a queue's jobs; runs in this process once started, where the queue works. */
+  handle<T>(queue: string, handler: JobHandler<T>): void;
+  /** Told when a job this process worked ends (a quicker signal than polling the database). */
+  onSettled(listener: (queue: string, id: string) => void): () => void;
+  /** Opens the queue (tables, queues, schedules) and, when this process works, its handlers. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 export type AppDeps = {
@@ -39,8 +64,8 @@ export type AppDeps = {
   localDraftKeys: LocalDraftKeys;
   /** The clock signing judges re-authentication by; tests inject one. Defaults to Date.now (see clockOf). */
   clock?: Clock;
-  /** The job queue when one runs (see JobQueue); absent, work runs in the request. */
-  jobQueue?: JobQueue;
+  /** The job queue (decision 023): OCR and scheduled work, run in this process or by workers. */
+  jobQueue: JobQueue;
   /** Test-only: sees every route as it is added (the cross-tenant matrix collects :id routes with it). */
   onRoute?: (route: RouteOptions) => void;
 };

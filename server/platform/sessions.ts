@@ -155,6 +155,8 @@ export async function destroyUserSessions(db: Queryable, userId: string): Promis
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
-export async function purgeExpiredSessions(db: Queryable): Promise<void> {
-  await db.delete(sessions).where(lt(sessions.expire, new Date()));
+/** Deletes sessions past their expiry (a queued job, hourly); returns how many went. */
+export async function purgeExpiredSessions(db: Queryable): Promise<number> {
+  const gone = await db.delete(sessions).where(lt(sessions.expire, new Date())).returning({ sid: sessions.sid });
+  return gone.length;
 }

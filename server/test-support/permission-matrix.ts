@@ -110,6 +110,8 @@ export const permissionMatrix: MatrixRow[] = [
         .where(eq(worksheets.id, Number(id)));
     },
   },
+  /** Where the worksheet's OCR job is (stage, progress) and, once read, the result. */
+  { route: "GET /api/worksheets/:id/ocr", access: "worksheet:read" },
   // Templates, legend, shortcuts
   { route: "GET /api/templates", access: "template:read" },
   { route: "POST /api/templates", access: "template:write", request: json({ name: "Matrix layout" }) },

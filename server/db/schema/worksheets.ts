@@ -1,4 +1,4 @@
-import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, varchar } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, jsonb, pgTable, real, text, timestamp, varchar } from "drizzle-orm/pg-core";
 import { storedFiles } from "./clinic-resources";
 import { clinics } from "./clinics";
 import { id, timestamps } from "./columns";
@@ -26,10 +26,19 @@ export const worksheets = pgTable(
     examDate: date("exam_date", { mode: "string" }),
     scanType: varchar("scan_type", { length: 100 }),
     ocrProcessed: boolean("ocr_processed").notNull().default(false),
-    /** pending | processing | completed | failed: a crash mid-OCR leaves "processing", which start-up turns into failed. */
+    /**
+     * pending | processing | completed | failed. "processing" belongs to the OCR job `ocrJobId` on the queue: a
+     * worker that dies leaves it to the queue's expiry, which retries the job and, past its retries, fails it.
+     */
     ocrStatus: varchar("ocr_status", { length: 20 }).notNull().default("pending"),
     ocrError: text("ocr_error"),
     ocrResult: jsonb("ocr_result"),
+    /** Where the OCR job is: queued | loading | reading | done | failed (null before the first run). */
+    ocrStage: varchar("ocr_stage", { length: 20 }),
+    /** Fraction of the current run done, 0-1: pages loaded, then pages read. */
+    ocrProgress: real("ocr_progress").notNull().default(0),
+    /** The queue's job for the current run: only that job may write its outcome (a retried or stale one may not). */
+    ocrJobId: varchar("ocr_job_id", { length: 64 }),
   },
   (t) => [index("worksheets_clinic_idx").on(t.clinicId, t.uploadedAt)],
 );

@@ -4,16 +4,9 @@ import { clinicStat, costProjection, systemStats } from "../../../domain/contrac
 import type { AppDeps } from "../../platform/deps";
 import { requirePlatformAdmin } from "../../platform/platform-admin";
 import { clinicStatistics, costProjection as projectCosts, systemStatistics } from "./admin.service";
-import { scheduleDailySnapshots } from "./storage-snapshots";
 
 /** The webmaster panel: platform admins only (with two-factor sign-in), enforced here, not in the UI. */
 export const adminRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  let stopSnapshots = () => {};
-  app.addHook("onReady", async () => {
-    stopSnapshots = scheduleDailySnapshots(deps);
-  });
-  app.addHook("onClose", async () => stopSnapshots());
-
   app.get("/api/admin/system-stats", { schema: { response: { 200: systemStats } } }, async (request) => {
     requirePlatformAdmin(request);
     return systemStatistics(deps);

@@ -4,7 +4,10 @@ import { fileBytesByKind, snapshotsSince, upsertSnapshot } from "./admin.reposit
 const DAY_MS = 86_400_000;
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
-/** Records today's database and file sizes (one row per day; a later call the same day updates it). */
+/**
+ * Records today's database and file sizes (one row per day; a later call the same day updates it): a queued job,
+ * at a worker's start and daily (server/jobs/queues.ts).
+ */
 export async function takeStorageSnapshot(deps: Pick<AppDeps, "database">, now = new Date()): Promise<void> {
   const { db } = deps.database;
   const files = await fileBytesByKind(db);
@@ -22,14 +25,4 @@ export async function monthlyGrowth(deps: Pick<AppDeps, "database">, now = new D
   if (basisDays < 1 || firstTotal === 0) return { percent: 0, basisDays };
   const lastTotal = last.databaseBytes + last.fileBytes;
   return { percent: ((lastTotal - firstTotal) / firstTotal) * 100 * (30 / basisDays), basisDays };
-}
-
-/** A snapshot at start, then daily; the timer never keeps the process alive. */
-export function scheduleDailySnapshots(deps: Pick<AppDeps, "database" | "logger">): () => void {
-  const take = () =>
-    takeStorageSnapshot(deps).catch((error: unknown) => deps.logger.warn({ err: error }, "storage snapshot failed"));
-  void take();
-  const timer = setInterval(take, DAY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
 }

@@ -4,6 +4,8 @@ import {
   type OcrFailureBody,
   ocrFailureBody,
   ocrResponse,
+  ocrView,
+  ocrWaitQuery,
   WORKSHEET_FIELD,
   worksheetDetail,
   worksheetRecord,
@@ -12,13 +14,8 @@ import { assertCan, clinicContext } from "../../platform/context";
 import { type AppDeps, MAX_UPLOAD_BYTES } from "../../platform/deps";
 import { sendPrivateFile } from "../../platform/send-file";
 import { readMultipart, WORKSHEET_UPLOAD_TYPES } from "../../platform/uploads";
-import {
-  getWorksheet,
-  readWorksheetImage,
-  runWorksheetOcr,
-  uploadWorksheet,
-  type WorksheetDeps,
-} from "./worksheets.service";
+import { getWorksheetOcr, type OcrJobDeps, requestWorksheetOcr, toOcrView, waitForOcr } from "./ocr-jobs";
+import { getWorksheet, readWorksheetImage, uploadWorksheet, type WorksheetDeps } from "./worksheets.service";
 
 /**
  * Worksheet intake: upload (checked by content, stored encrypted), its page image, and OCR. An ultrasound machine's
@@ -26,6 +23,7 @@ import {
  */
 export const worksheetsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const feature: WorksheetDeps = { db: deps.database.db, store: deps.fileStore };
+  const ocr: OcrJobDeps = { ...feature, jobs: deps.jobQueue };
 
   app.post(
     "/api/worksheets/upload",
@@ -55,25 +53,44 @@ export const worksheetsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
     return sendPrivateFile(reply, image.data, image.mimeType);
   });
 
+  /**
+   * Queues the worksheet's OCR and waits for it up to OCR_REQUEST_WAIT_SECONDS: the spec's { ocrResult } (or its
+   * 422) when the job ended in time, else 202 with where the job is, to follow with GET.
+   */
   app.post(
     "/api/worksheets/:id/ocr",
     {
-      schema: { params: idParam, response: { 200: ocrResponse, 422: ocrFailureBody } },
+      schema: {
+        params: idParam,
+        querystring: ocrWaitQuery,
+        response: { 200: ocrResponse, 202: ocrView, 422: ocrFailureBody },
+      },
       config: { rateLimit: { max: 30, timeWindow: "1 minute" } },
     },
     async (request, reply) => {
-      const outcome = await runWorksheetOcr(feature, clinicContext(request), request.params.id, {
-        // The error object only: it never carries patient data (the OCR child reports reasons, not text).
-        log: (error) => request.log.warn({ err: error, worksheetId: request.params.id }, "worksheet OCR failed"),
-      });
-      if (outcome.ok) return { ocrResult: outcome.result };
-      const body: OcrFailureBody = {
-        error: "OCR Processing Failed",
-        details: outcome.reason,
-        code: "OCR_FAILED",
-        requestId: request.id,
-      };
-      return reply.status(422).send(body);
+      const ctx = clinicContext(request);
+      const jobId = await requestWorksheetOcr(ocr, ctx, request.params.id);
+      // A client may ask for less waiting than the server's setting (a batch queued in the background: none).
+      const waitMs = Math.min(deps.config.ocrRequestWaitMs, (request.query.wait ?? Number.POSITIVE_INFINITY) * 1000);
+      const row = await waitForOcr(ocr, ctx.clinicId, request.params.id, jobId, waitMs);
+      const view = toOcrView(row);
+      if (row.ocrJobId === jobId && view.state === "completed" && view.ocrResult) {
+        return reply.status(200).send({ ocrResult: view.ocrResult });
+      }
+      if (row.ocrJobId === jobId && view.state === "failed") {
+        const body: OcrFailureBody = {
+          error: "OCR Processing Failed",
+          details: view.error ?? "Text recognition failed on this worksheet.",
+          code: "OCR_FAILED",
+          requestId: request.id,
+        };
+        return reply.status(422).send(body);
+      }
+      return reply.status(202).send(view);
     },
+  );
+
+  app.get("/api/worksheets/:id/ocr", { schema: { params: idParam, response: { 200: ocrView } } }, (request) =>
+    getWorksheetOcr(ocr, clinicContext(request), request.params.id),
   );
 };

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { type OcrResult, ocrResultSchema } from "../../../domain/contracts/ocr";
+import { ocrResultSchema } from "../../../domain/contracts/ocr";
 import {
   type OcrStatus,
   type WorksheetDetail,
@@ -8,18 +8,14 @@ import {
 } from "../../../domain/contracts/worksheets";
 import { AppError, notFound } from "../../../domain/errors";
 import type { Db } from "../../db/client";
-import { loadWorksheetPages, OcrFailure, OcrInputError, recognizeWorksheet } from "../../ocr/ocr-service";
+import { loadWorksheetPages, OcrFailure, OcrInputError } from "../../ocr/ocr-service";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
 import { DICOM_TYPE, type Upload } from "../../platform/uploads";
 import { readClinicFile, saveFile } from "../files/files.service";
-import { readingTemplatesOf } from "../templates/form-zones.service";
 import { DicomSrError, readVascularSr } from "./dicom-sr";
-import { activeAliasesOf } from "./reading-corrections.service";
 import {
-  claimForOcr,
-  failAllProcessing,
   findClinicWorksheet,
   insertWorksheet,
   updateClinicWorksheet,
@@ -38,9 +34,9 @@ const extensions: Record<string, string> = {
   "application/pdf": "pdf",
   [DICOM_TYPE]: "dcm",
 };
-const isDicomSr = (row: WorksheetRow) => row.filename.endsWith(".dcm");
 
-export const INTERRUPTED_MESSAGE = "OCR was interrupted by a server restart. Run it again or enter the data manually.";
+/** A DICOM Structured Report uploaded in place of the sheet: its "OCR" reads the report's codes. */
+export const isDicomSr = (row: Pick<WorksheetRow, "filename">) => row.filename.endsWith(".dcm");
 
 function toRecord(row: WorksheetRow): WorksheetRecord {
   return {
@@ -201,117 +197,17 @@ export async function readWorksheetImage(
  * and flattened once (issue 30). A page stored re-encoded as JPEG, and the pages of a longer PDF (only the first is
  * kept), are loaded again from the original.
  */
-async function pagesForOcr(deps: WorksheetDeps, clinicId: number, row: WorksheetRow): Promise<Buffer[]> {
+export async function pagesForOcr(
+  deps: WorksheetDeps,
+  clinicId: number,
+  row: WorksheetRow,
+  onPage?: () => void,
+): Promise<Buffer[]> {
   if (row.pageCount === 1 && row.imageFileId) {
     const page = await readClinicFile(deps.db, deps.store, clinicId, row.imageFileId);
     if (page?.row.mimeType === "image/png") return [page.data];
   }
   const file = await readClinicFile(deps.db, deps.store, clinicId, row.fileId);
   if (!file) throw new Error("the worksheet's file is missing from the store");
-  return loadWorksheetPages(file.data);
-}
-
-export type OcrOutcome = { ok: true; result: OcrResult } | { ok: false; reason: string };
-
-/** What the clinician is told when OCR fails; the machinery's own words stay in the server log. */
-function failureReason(error: unknown): string {
-  if (error instanceof OcrInputError || error instanceof DicomSrError) return error.message;
-  if (error instanceof OcrFailure && /longer than/.test(error.message)) return error.message;
-  return "Text recognition failed on this worksheet.";
-}
-
-/**
- * Runs OCR on a stored worksheet (in the OCR child process, so the event loop stays free) and stores what was
- * read. Failure is an outcome, not an exception: the row is marked failed and the clinician enters data by hand.
- */
-export async function runWorksheetOcr(
-  deps: WorksheetDeps,
-  ctx: Ctx,
-  id: number,
-  options: { now?: Date; log?: (error: unknown) => void } = {},
-): Promise<OcrOutcome> {
-  assertCan(ctx, "worksheet:upload");
-  const claimed = await claimForOcr(deps.db, ctx.clinicId, id);
-  if (!claimed) {
-    await requireWorksheet(deps, ctx, id);
-    throw new AppError("CONFLICT", "OCR is already running for this worksheet");
-  }
-  const audit = { clinicId: ctx.clinicId, actorUserId: ctx.user.id, entityType: "worksheet", entityId: id };
-  let result: OcrResult;
-  try {
-    if (isDicomSr(claimed)) {
-      const file = await readClinicFile(deps.db, deps.store, ctx.clinicId, claimed.fileId);
-      if (!file) throw new Error("the worksheet's file is missing from the store");
-      result = readVascularSr(file.data);
-    } else {
-      const pages = await pagesForOcr(deps, ctx.clinicId, claimed);
-      const templates = await readingTemplatesOf(deps.db, ctx.clinicId);
-      // The clinic's own label wordings, learnt from its clinicians' corrections (reading-corrections.service.ts).
-      const aliases = await activeAliasesOf(deps.db, ctx.clinicId);
-      result = await recognizeWorksheet(pages, { now: options.now, templates, aliases });
-    }
-  } catch (error) {
-    options.log?.(error);
-    const reason = failureReason(error);
-    await deps.db.transaction(async (tx) => {
-      await updateClinicWorksheet(tx, ctx.clinicId, id, { ocrStatus: "failed", ocrError: reason });
-      await recordAudit(tx, {
-        action: "worksheet.ocr_failed",
-        ...audit,
-        details: { error: error instanceof Error ? error.name : "unknown" },
-        ip: ctx.ip,
-        requestId: ctx.requestId,
-      });
-    });
-    return { ok: false, reason };
-  }
-  await deps.db.transaction(async (tx) => {
-    await updateClinicWorksheet(tx, ctx.clinicId, id, {
-      ocrResult: result,
-      patientName: result.patientName,
-      patientDob: result.patientDob,
-      examDate: result.examDate,
-      scanType: result.scanType,
-      ocrProcessed: true,
-      ocrStatus: "completed",
-      ocrError: null,
-    });
-    await recordAudit(tx, {
-      action: "worksheet.ocr_completed",
-      ...audit,
-      details: {
-        confidence: result.confidence,
-        scanType: result.scanType,
-        measurements: result.measurements.length,
-        extracted: {
-          patientName: result.patientName !== null,
-          patientDob: result.patientDob !== null,
-          examDate: result.examDate !== null,
-        },
-      },
-      ip: ctx.ip,
-      requestId: ctx.requestId,
-    });
-  });
-  return { ok: true, result };
-}
-
-/**
- * Start-up recovery: a worksheet left "processing" by a crash would otherwise stay stuck (its OCR can never
- * finish), so it is marked failed and the clinician may run OCR again. Returns how many were recovered.
- */
-export async function failInterruptedOcr(db: Db): Promise<number> {
-  return db.transaction(async (tx) => {
-    const rows = await failAllProcessing(tx, INTERRUPTED_MESSAGE);
-    for (const row of rows) {
-      await recordAudit(tx, {
-        action: "worksheet.ocr_failed",
-        clinicId: row.clinicId,
-        entityType: "worksheet",
-        entityId: row.id,
-        details: { error: "interrupted" },
-      });
-    }
-    return rows.length;
-  });
+  return loadWorksheetPages(file.data, { onPage });
 }

@@ -4,18 +4,21 @@ import { cn } from "../../lib/cn";
 
 /**
  * Drag and drop or click to browse. The whole area is one button, so it is reached with Tab and opened with
- * Enter or Space like any other control; the file input itself stays hidden.
+ * Enter or Space like any other control; the file input itself stays hidden. Several files at once go to
+ * `onFiles` (a batch read in the background), one to `onFile`.
  */
 export function UploadDropzone({
   accept,
   maxMegabytes,
   disabled,
   onFile,
+  onFiles,
 }: {
   accept: string;
   maxMegabytes: number;
   disabled?: boolean;
   onFile: (file: File) => void;
+  onFiles?: (files: File[]) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -23,8 +26,11 @@ export function UploadDropzone({
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
-    const file = event.dataTransfer.files[0];
-    if (file && !disabled) onFile(file);
+    if (!disabled) take(Array.from(event.dataTransfer.files));
+  };
+  const take = (files: File[]) => {
+    if (files.length > 1 && onFiles) onFiles(files);
+    else if (files[0]) onFile(files[0]);
   };
 
   return (
@@ -49,20 +55,22 @@ export function UploadDropzone({
         <span className="font-medium text-slate-900">Drop your worksheet here, or click to browse</span>
         <span id="worksheet-types" className="text-sm text-slate-700">
           JPG, PNG, GIF, WebP, PDF, or the ultrasound machine's DICOM SR (.dcm), up to {maxMegabytes} MB
+          {onFiles ? ". Several at once are read in the background." : null}
         </span>
       </button>
       <input
         ref={input}
         type="file"
         accept={accept}
+        multiple={Boolean(onFiles)}
         className="hidden"
         aria-label="Worksheet file"
         tabIndex={-1}
         onChange={(event) => {
-          const file = event.target.files?.[0];
+          const files = Array.from(event.target.files ?? []);
           // Cleared so that choosing the same file again still uploads it.
           event.target.value = "";
-          if (file) onFile(file);
+          take(files);
         }}
       />
     </div>

@@ -7,9 +7,11 @@ import { emptyHeader, type HeaderForm, headerFieldsOf } from "../reports/header-
 import { ReportPreview } from "../reports/report-preview";
 import { ReportSettingsCard } from "../reports/report-settings-card";
 import { SonographerImpression } from "../reports/sonographer-impression";
+import { BackgroundReadingList } from "./background-reading-list";
 import { type MeasurementRow, rowsFromOcr, toStudyMeasurements } from "./measurement-rows";
 import { MeasurementsTable, rowName } from "./measurements-table";
 import { type Extraction, emptyPatient, noExtraction, type PatientFields, PatientInfoCard } from "./patient-info-card";
+import { useBackgroundReading } from "./use-background-reading";
 import { usePageImage } from "./use-page-image";
 import { patientDataRead, useWorksheetUpload } from "./use-worksheet-upload";
 import { WorksheetUploadCard } from "./worksheet-upload-card";
@@ -88,7 +90,11 @@ export function UploadPage() {
     setRows(rowsFromOcr(result.measurements));
   }, []);
 
-  const { phase, progress, worksheet, ocrResult, ocrFailed, upload } = useWorksheetUpload({ onNewUpload, onOcrResult });
+  const { phase, progress, stage, ocrProgress, worksheet, ocrResult, ocrFailed, upload, open } = useWorksheetUpload({
+    onNewUpload,
+    onOcrResult,
+  });
+  const batch = useBackgroundReading();
   // A DICOM SR has no page: nothing to fetch, show or compare the values with.
   const fromSr = worksheet?.kind === "dicom-sr";
   const page = usePageImage(worksheet && !fromSr ? worksheet.id : null);
@@ -121,14 +127,20 @@ export function UploadPage() {
         <p className="mt-1 text-slate-700">Upload an ultrasound worksheet to generate professional reports.</p>
       </header>
       <div className="grid items-start gap-6 lg:grid-cols-2">
-        <WorksheetUploadCard
-          phase={phase}
-          progress={progress}
-          worksheet={worksheet}
-          page={page}
-          ocrFailed={ocrFailed}
-          onFile={(file) => void upload(file)}
-        />
+        <div className="grid min-w-0 gap-6">
+          <WorksheetUploadCard
+            phase={phase}
+            progress={progress}
+            stage={stage}
+            ocrProgress={ocrProgress}
+            worksheet={worksheet}
+            page={page}
+            ocrFailed={ocrFailed}
+            onFile={(file) => void upload(file)}
+            onFiles={(files) => void batch.add(files)}
+          />
+          <BackgroundReadingList items={batch.items} onOpen={(id) => void open(id)} onDismiss={batch.dismiss} />
+        </div>
         <div className="grid min-w-0 gap-6">
           <PatientInfoCard
             patient={patient}

@@ -1,6 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { OcrResult } from "../../../../domain/contracts/ocr";
-import { type OcrResponse, WORKSHEET_FIELD, type WorksheetRecord } from "../../../../domain/contracts/worksheets";
+import {
+  type OcrResponse,
+  type OcrStage,
+  type OcrView,
+  WORKSHEET_FIELD,
+  type WorksheetDetail,
+  type WorksheetRecord,
+} from "../../../../domain/contracts/worksheets";
 import { toast } from "../../components/ui/use-toast";
 import { ApiError, apiJson } from "../../lib/api";
 import { handleUnauthorized } from "../../lib/session-expiry";
@@ -9,6 +16,12 @@ import { postFormWithProgress } from "./upload-request";
 /** The spec's limits (section 5 and 9). */
 export const MAX_WORKSHEET_BYTES = 10 * 1024 * 1024;
 export const OCR_START_DELAY_MS = 500;
+/** How often the client asks where a worksheet's OCR job is. */
+export const OCR_POLL_MS = 1000;
+/** The worksheet being read in this tab, so a reload picks it up again (its id only: no patient data). */
+const READING_KEY = "sonoscribe.reading-worksheet";
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** idle -> (uploading) -> uploaded -> processing (500 ms later) -> completed, whether OCR succeeded or not. */
 export type UploadPhase = "idle" | "uploading" | "uploaded" | "processing" | "completed";
@@ -29,6 +42,9 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
   const [worksheet, setWorksheet] = useState<WorksheetRecord | null>(null);
   const [ocrResult, setOcrResult] = useState<OcrResult | null>(null);
   const [ocrFailed, setOcrFailed] = useState(false);
+  /** Where the OCR job is, as the server reports it (GET /api/worksheets/{id}/ocr). */
+  const [stage, setStage] = useState<OcrStage | null>(null);
+  const [ocrProgress, setOcrProgress] = useState(0);
   // Each upload gets a number: answers that arrive for an older upload are ignored.
   const generation = useRef(0);
   const abortUpload = useRef<(() => void) | null>(null);
@@ -45,47 +61,158 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
     [],
   );
 
-  const runOcr = useCallback(async (id: number, mine: number) => {
-    setPhase("processing");
-    try {
-      const { ocrResult: result } = await apiJson<OcrResponse>("POST", `/api/worksheets/${id}/ocr`);
-      if (mine !== generation.current) return;
-      setOcrResult(result);
-      setPhase("completed");
-      latest.current.onOcrResult(result);
-      // A blank or unreadable page is said as such, not as "extracted with 0% confidence"; a DICOM SR was not OCR'd.
-      toast(
-        result.source === "dicom-sr"
+  const succeeded = useCallback((result: OcrResult, announce: boolean) => {
+    sessionStorage.removeItem(READING_KEY);
+    setOcrResult(result);
+    setStage("done");
+    setOcrProgress(1);
+    setPhase("completed");
+    latest.current.onOcrResult(result);
+    if (!announce) return;
+    // A blank or unreadable page is said as such, not as "extracted with 0% confidence"; a DICOM SR was not OCR'd.
+    toast(
+      result.source === "dicom-sr"
+        ? {
+            title: "Structured Report Read",
+            description: `${result.measurements.length} measurements taken from the DICOM SR`,
+            variant: "success",
+          }
+        : patientDataRead(result)
           ? {
-              title: "Structured Report Read",
-              description: `${result.measurements.length} measurements taken from the DICOM SR`,
+              title: "OCR Complete",
+              description: `Patient data extracted with ${Math.round(result.confidence * 100)}% confidence`,
               variant: "success",
             }
-          : patientDataRead(result)
-            ? {
-                title: "OCR Complete",
-                description: `Patient data extracted with ${Math.round(result.confidence * 100)}% confidence`,
-                variant: "success",
-              }
-            : {
-                title: "OCR Complete",
-                description: "No patient details could be read from this page. Please enter them manually.",
-              },
-      );
-    } catch (error) {
-      if (mine !== generation.current || handleUnauthorized(error)) return;
-      setOcrFailed(true);
-      setPhase("completed");
-      // The server's reason first when it gives one ("OCR is already running for this worksheet").
-      const reason = error instanceof ApiError ? error.serverMessage : null;
-      const said = reason && reason !== "OCR Processing Failed" ? `${reason.replace(/\.?$/, ".")} ` : "";
-      toast({
-        title: "OCR Processing Failed",
-        description: `${said}Please enter patient information manually.`,
-        variant: "destructive",
-      });
-    }
+          : {
+              title: "OCR Complete",
+              description: "No patient details could be read from this page. Please enter them manually.",
+            },
+    );
   }, []);
+
+  const failed = useCallback((reason: string | null) => {
+    sessionStorage.removeItem(READING_KEY);
+    setOcrFailed(true);
+    setStage("failed");
+    setPhase("completed");
+    // The server's reason first when it gives one ("OCR is already running for this worksheet").
+    const said = reason && reason !== "OCR Processing Failed" ? `${reason.replace(/\.?$/, ".")} ` : "";
+    toast({
+      title: "OCR Processing Failed",
+      description: `${said}Please enter patient information manually.`,
+      variant: "destructive",
+    });
+  }, []);
+
+  /** Follows the job until it ends (or another upload takes over), showing its stage and progress. */
+  const follow = useCallback(
+    async (id: number, mine: number, ended: { current: boolean }) => {
+      while (mine === generation.current && !ended.current) {
+        await pause(OCR_POLL_MS);
+        if (mine !== generation.current || ended.current) return;
+        try {
+          const view = await apiJson<OcrView>("GET", `/api/worksheets/${id}/ocr`);
+          if (mine !== generation.current || ended.current) return;
+          setStage(view.stage);
+          setOcrProgress(view.progress);
+          if (view.state === "completed" && view.ocrResult) {
+            ended.current = true;
+            return succeeded(view.ocrResult, true);
+          }
+          if (view.state === "failed") {
+            ended.current = true;
+            return failed(view.error);
+          }
+          // "pending": the request that queues the job has not reached the server yet.
+        } catch (error) {
+          if (mine !== generation.current || handleUnauthorized(error)) return;
+          // A web process restarting or a dropped connection: ask again at the next beat.
+        }
+      }
+    },
+    [succeeded, failed],
+  );
+
+  /**
+   * Queues the OCR and follows it: the POST answers { ocrResult } when the job ends within the server's wait,
+   * 202 otherwise; meanwhile GET says where the job is, for the progress bar.
+   */
+  const runOcr = useCallback(
+    async (id: number, mine: number) => {
+      setPhase("processing");
+      setStage("queued");
+      setOcrProgress(0);
+      sessionStorage.setItem(READING_KEY, String(id));
+      const ended = { current: false };
+      const request = apiJson<OcrResponse | OcrView>("POST", `/api/worksheets/${id}/ocr`);
+      // The stages while the request waits for the job (and after, when it answers 202).
+      void follow(id, mine, ended);
+      try {
+        const answer = await request;
+        if (mine !== generation.current || ended.current) return;
+        if (!("state" in answer)) {
+          ended.current = true;
+          succeeded(answer.ocrResult, true);
+        }
+      } catch (error) {
+        if (mine !== generation.current || ended.current || handleUnauthorized(error)) return;
+        ended.current = true;
+        failed(error instanceof ApiError ? error.serverMessage : null);
+      }
+    },
+    [follow, succeeded, failed],
+  );
+
+  /** After a reload: the worksheet this tab was reading comes back, and its OCR is followed to the end. */
+  useEffect(() => {
+    const saved = Number(sessionStorage.getItem(READING_KEY));
+    if (!Number.isInteger(saved) || saved <= 0) return;
+    const mine = ++generation.current;
+    void (async () => {
+      try {
+        const detail = await apiJson<WorksheetDetail>("GET", `/api/worksheets/${saved}`);
+        if (mine !== generation.current) return;
+        setWorksheet(detail);
+        if (detail.ocrStatus === "completed" && detail.ocrResult) return succeeded(detail.ocrResult, false);
+        if (detail.ocrStatus !== "processing") {
+          sessionStorage.removeItem(READING_KEY);
+          setPhase("uploaded");
+          return;
+        }
+        setPhase("processing");
+        setStage("queued");
+        await follow(saved, mine, { current: false });
+      } catch (error) {
+        if (handleUnauthorized(error)) return;
+        sessionStorage.removeItem(READING_KEY);
+      }
+    })();
+  }, [follow, succeeded]);
+
+  /** Opens a worksheet read in the background (the batch list) as the one being checked. */
+  const open = useCallback(
+    async (id: number) => {
+      const mine = ++generation.current;
+      abortUpload.current?.();
+      if (ocrTimer.current) clearTimeout(ocrTimer.current);
+      const detail = await apiJson<WorksheetDetail>("GET", `/api/worksheets/${id}`);
+      if (mine !== generation.current) return;
+      latest.current.onNewUpload();
+      setWorksheet(detail);
+      setOcrResult(null);
+      setOcrFailed(false);
+      setProgress(100);
+      if (detail.ocrStatus === "completed" && detail.ocrResult) return succeeded(detail.ocrResult, false);
+      if (detail.ocrStatus === "processing") {
+        setPhase("processing");
+        sessionStorage.setItem(READING_KEY, String(id));
+        return follow(id, mine, { current: false });
+      }
+      setOcrFailed(detail.ocrStatus === "failed");
+      setPhase("completed");
+    },
+    [follow, succeeded],
+  );
 
   const upload = useCallback(
     async (file: File) => {
@@ -105,6 +232,8 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
       setOcrResult(null);
       setOcrFailed(false);
       setProgress(0);
+      setStage(null);
+      setOcrProgress(0);
       setPhase("uploading");
 
       const form = new FormData();
@@ -139,5 +268,5 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
     [runOcr],
   );
 
-  return { phase, progress, worksheet, ocrResult, ocrFailed, upload };
+  return { phase, progress, stage, ocrProgress, worksheet, ocrResult, ocrFailed, upload, open };
 }

@@ -1,6 +1,6 @@
 import { Camera, CheckCircle2, FileText, XCircle } from "lucide-react";
 import { useState } from "react";
-import type { WorksheetRecord } from "../../../../domain/contracts/worksheets";
+import type { OcrStage, WorksheetRecord } from "../../../../domain/contracts/worksheets";
 import { WORKSHEET_ACCEPT } from "../../../../domain/contracts/worksheets";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
@@ -27,7 +27,7 @@ function ProgressBar({ label, value }: { label: string; value: number | null }) 
         {value !== null ? (
           <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${value}%` }} />
         ) : (
-          // Recognition reports no steps: an indeterminate bar says it is working, not how far it got.
+          // Waiting for a reader: an indeterminate bar says it is queued, not how far it got.
           <div className="h-full w-1/3 animate-pulse rounded-full bg-brand-600" />
         )}
       </div>
@@ -35,20 +35,44 @@ function ProgressBar({ label, value }: { label: string; value: number | null }) 
   );
 }
 
+/** The OCR job's stage as the progress bar says it, with how far it got (null while it waits for a reader). */
+function ocrStep(stage: OcrStage | null, progress: number, pageCount: number): { label: string; value: number | null } {
+  const percent = Math.round(progress * 100);
+  if (stage === "loading") return { label: "Opening the worksheet", value: percent };
+  if (stage === "reading") {
+    const read = Math.min(pageCount, Math.round(progress * pageCount));
+    return {
+      label:
+        pageCount > 1
+          ? `Reading the worksheet (page ${Math.min(pageCount, read + 1)} of ${pageCount})`
+          : "Reading the worksheet",
+      value: percent,
+    };
+  }
+  return { label: "Waiting for a reader", value: null };
+}
+
 export function WorksheetUploadCard({
   phase,
   progress,
+  stage,
+  ocrProgress,
   worksheet,
   page,
   ocrFailed,
   onFile,
+  onFiles,
 }: {
   phase: UploadPhase;
   progress: number;
+  /** Where the OCR job is, and how far through its stage (0-1), as the server reports it. */
+  stage: OcrStage | null;
+  ocrProgress: number;
   worksheet: WorksheetRecord | null;
   page: PageImage | null;
   ocrFailed: boolean;
   onFile: (file: File) => void;
+  onFiles: (files: File[]) => void;
 }) {
   const [cameraOpen, setCameraOpen] = useState(false);
   const busy = phase === "uploading" || phase === "uploaded" || phase === "processing";
@@ -64,6 +88,7 @@ export function WorksheetUploadCard({
           maxMegabytes={MAX_WORKSHEET_BYTES / (1024 * 1024)}
           disabled={busy}
           onFile={onFile}
+          onFiles={onFiles}
         />
         <Button variant="outline" onClick={() => setCameraOpen(true)} disabled={busy} className="w-full sm:w-auto">
           <Camera className="h-4 w-4" aria-hidden />
@@ -75,8 +100,9 @@ export function WorksheetUploadCard({
           {phase === "uploading" ? <ProgressBar label="Uploading worksheet" value={progress} /> : null}
           {phase === "uploaded" || phase === "processing" ? (
             <ProgressBar
-              label={fromSr ? "Reading the structured report" : "Reading the worksheet (this can take up to a minute)"}
-              value={null}
+              {...(fromSr
+                ? { label: "Reading the structured report", value: null }
+                : ocrStep(stage, ocrProgress, worksheet?.pageCount ?? 1))}
             />
           ) : null}
           {phase === "completed" ? (

@@ -1,0 +1,31 @@
+import type { Logger } from "pino";
+import type { Database } from "../db/client";
+import { takeStorageSnapshot } from "../features/admin/storage-snapshots";
+import { registerOcrJobs } from "../features/worksheets/ocr-jobs";
+import type { FileStore } from "../platform/file-store";
+import type { JobQueue } from "../platform/job-queue";
+import { purgeExpiredSessions } from "../platform/sessions";
+
+type HandlerDeps = { database: Database; fileStore: FileStore; jobQueue: JobQueue; logger: Logger };
+
+/**
+ * The handlers of every queue whose work needs only the database and the file store: OCR, the session purge and
+ * the storage snapshot. Registered in every process; run only where the queue works (decision 023).
+ */
+export function registerJobHandlers(deps: HandlerDeps): void {
+  const { db } = deps.database;
+  registerOcrJobs({ db, store: deps.fileStore, jobs: deps.jobQueue }, deps.logger);
+  deps.jobQueue.handle("sessions-purge", async () => {
+    const purged = await purgeExpiredSessions(db);
+    if (purged > 0) deps.logger.info({ purged }, "expired sessions deleted");
+  });
+  deps.jobQueue.handle("storage-snapshot", () => takeStorageSnapshot(deps));
+}
+
+/**
+ * What a working process does once at start besides its schedules: today's storage snapshot and audit checkpoint
+ * (each a no-op when the day already has one), and a purge of what expired while nothing ran.
+ */
+export async function sendStartupJobs(jobs: JobQueue): Promise<void> {
+  for (const queue of ["storage-snapshot", "audit-checkpoint", "sessions-purge"]) await jobs.send(queue, {});
+}

@@ -1,0 +1,24 @@
+import type { QueueSpec } from "../platform/job-queue";
+
+/**
+ * Every queue of the product with its retries, expiry and dead letter (decision 023): one place, read by every
+ * process that sends or works jobs.
+ */
+export const QUEUES = {
+  /**
+   * Reading one worksheet. An OCR failure is an outcome (the worksheet is marked failed), not a retry: retries are
+   * for a worker that died mid-job (past the expiry) or a database that failed. Loading and reading stop on their
+   * own limits well inside the expiry.
+   */
+  ocr: { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 600, deadLetter: "ocr-dead" },
+  /** An OCR job whose retries are spent: its worksheet is marked failed so the clinician can run it again. */
+  "ocr-dead": { retryLimit: 5, retryDelaySeconds: 30, expireInSeconds: 120 },
+  /** Expired sessions are deleted (the table would otherwise grow for ever). */
+  "sessions-purge": { retryLimit: 2, retryDelaySeconds: 60, expireInSeconds: 300, cron: "17 * * * *" },
+  /** The day's database and file sizes for the admin dashboard. */
+  "storage-snapshot": { retryLimit: 3, retryDelaySeconds: 300, expireInSeconds: 900, cron: "7 0 * * *" },
+  /** The signed daily checkpoint of the audit chain (platform/audit-checkpoints.ts), just after UTC midnight. */
+  "audit-checkpoint": { retryLimit: 5, retryDelaySeconds: 300, expireInSeconds: 900, cron: "1 0 * * *" },
+} satisfies Record<string, QueueSpec>;
+
+export type QueueName = keyof typeof QUEUES;
