@@ -5,9 +5,26 @@ import type { Report } from "../../domain/contracts/reports";
 import { scanTypes } from "../../domain/report-engine/vocabulary";
 import { repoPath } from "../platform/repo-root";
 import { AMENDMENTS, DEMO_WORKSHEETS, type DemoReportState, type DemoWorksheet } from "./demo-content";
-import { call, type SeedTransport } from "./seed-http";
+import { call, SeedError, type SeedTransport } from "./seed-http";
 
 export const FIXTURES_DIR = repoPath("fixtures", "worksheets");
+
+/** POST .../ocr, and when the job outlasts the request (202), its GET until it ends, as a client does. */
+async function readWorksheet(transport: SeedTransport, cookie: string, worksheetId: number): Promise<OcrResult> {
+  const url = `/api/worksheets/${worksheetId}/ocr`;
+  const first = await call<{ ocrResult: OcrResult | null; state?: string }>(
+    transport,
+    { method: "POST", url, cookie },
+    [200, 202],
+  );
+  let view = first.body;
+  while (view.state === "processing") {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    view = (await call<typeof view>(transport, { method: "GET", url, cookie })).body;
+  }
+  if (!view.ocrResult) throw new SeedError(`${url} ended ${view.state ?? "without a result"}`);
+  return view.ocrResult;
+}
 
 const contentTypeOf = (file: string) =>
   file.endsWith(".pdf") ? "application/pdf" : file.endsWith(".png") ? "image/png" : "image/jpeg";
@@ -55,12 +72,8 @@ async function reportFromWorksheet(ctx: DemoReportContext, sheet: DemoWorksheet)
     form: [{ name: "worksheet", filename: sheet.file, contentType: contentTypeOf(sheet.file), data }],
   });
   const worksheetId = upload.body.id;
-  const ocr = await call<{ ocrResult: OcrResult }>(transport, {
-    method: "POST",
-    url: `/api/worksheets/${worksheetId}/ocr`,
-    cookie,
-  });
-  const detected = scanTypes.find((t) => t === ocr.body.ocrResult.scanType);
+  const ocrResult = await readWorksheet(transport, cookie, worksheetId);
+  const detected = scanTypes.find((t) => t === ocrResult.scanType);
   let { body: report } = await call<Report>(transport, {
     method: "POST",
     url: "/api/reports/generate",
