@@ -1,6 +1,6 @@
 // The job queue (decision 023) on the embedded PGlite and on PostgreSQL: how long opening it takes, sending a
 // job, and a job's trip from send to its handler's end in the same process (the OCR route's wait) and through
-// the database to a worker polling every 2 s. Bounded: 100 sends, 30 trips each way.
+// the database to a worker polling every 2 s. Bounded: 100 sends, 30 trips in one process, 10 across.
 // `npx tsx bench/job-queue.ts` (PGlite) or with BENCH_DATABASE_URL=postgresql://... for PostgreSQL.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
@@ -71,7 +71,7 @@ try {
   };
   await new Promise((resolve) => setTimeout(resolve, 5000));
   console.log(`send -> handled, same process (30): ${summary(await trips(local, 30))}`);
-  console.log(`send -> handled, another process polling every 2 s (30): ${summary(await trips(web, 30))}`);
+  console.log(`send -> handled, another process polling every 2 s (10): ${summary(await trips(web, 10))}`);
   await web.stop();
   await local.stop();
 } finally {
