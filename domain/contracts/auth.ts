@@ -88,6 +88,8 @@ export const currentUser = z.object({
   role: z.string(),
   clinicId: z.number().nullable(),
   clinicName: z.string().nullable(),
+  /** The clinic's locale, its report spelling setting: how the client writes dates (issue 29 item 6). */
+  clinicLocale: z.enum(["en-US", "en-GB"]).optional(),
   isPlatformAdmin: z.boolean(),
   totpEnabled: z.boolean(),
 });

@@ -34,14 +34,18 @@ export function clearSessionCookie(reply: FastifyReply): void {
 // The config parameter is kept so callers need not change; platform administration is a stored grant now.
 export async function loadSessionUser(db: Db, _config: Config, userId: string): Promise<SessionUser | null> {
   const [row] = await db
-    .select({ user: users, clinicName: clinics.name })
+    .select({ user: users, clinicName: clinics.name, clinicLocale: clinics.reportSpelling })
     .from(users)
     .leftJoin(clinics, eq(clinics.id, users.clinicId))
     .where(eq(users.id, userId));
-  return row ? toSessionUser(row.user, row.clinicName) : null;
+  return row ? toSessionUser(row.user, row.clinicName, row.clinicLocale) : null;
 }
 
-function toSessionUser(u: SessionAuth["user"], clinicName: string | null): SessionUser | null {
+function toSessionUser(
+  u: SessionAuth["user"],
+  clinicName: string | null,
+  clinicLocale: string | null,
+): SessionUser | null {
   if (!u?.isActive) return null;
   return {
     id: u.id,
@@ -51,6 +55,7 @@ function toSessionUser(u: SessionAuth["user"], clinicName: string | null): Sessi
     role: u.role,
     clinicId: u.clinicId,
     clinicName,
+    clinicLocale: clinicLocale === "en-GB" ? "en-GB" : "en-US",
     isPlatformAdmin: u.isPlatformAdmin,
     totpEnabled: u.totpEnabled,
   };
@@ -78,7 +83,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
     const found = await cache.read(token);
     if (!found) return;
     const { session } = found;
-    const user = toSessionUser(found.user, found.clinicName);
+    const user = toSessionUser(found.user, found.clinicName, found.clinicLocale);
     if (!user) {
       await destroySession(opts.db, token);
       clearSessionCookie(reply);

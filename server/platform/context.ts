@@ -10,6 +10,8 @@ export type SessionUser = {
   role: string;
   clinicId: number | null;
   clinicName: string | null;
+  /** The clinic's locale (its report spelling): dates in the client. Absent outside a clinic. */
+  clinicLocale?: "en-US" | "en-GB";
   isPlatformAdmin: boolean;
   totpEnabled: boolean;
 };

@@ -44,6 +44,8 @@ export type SessionAuth = {
   /** Null when the user no longer exists. */
   user: (Omit<SessionUser, "clinicName"> & { isActive: boolean }) | null;
   clinicName: string | null;
+  /** The clinic's locale (its report spelling, en-US or en-GB): how the client writes dates. */
+  clinicLocale: string | null;
   /** report_counters.version of the user's clinic: what a remembered report list is checked against. */
   reportsVersion: number;
 };
@@ -63,6 +65,7 @@ function prepareSessionAuth(db: Db) {
       totpEnabled: users.totpEnabled,
       isPlatformAdmin: users.isPlatformAdmin,
       clinicName: clinics.name,
+      clinicLocale: clinics.reportSpelling,
       reportsVersion: reportCounters.version,
     })
     .from(sessions)
@@ -112,6 +115,7 @@ export async function readSessionAuth(db: Db, token: string): Promise<SessionAut
             isPlatformAdmin: row.isPlatformAdmin!,
           },
     clinicName: row.clinicName,
+    clinicLocale: row.clinicLocale,
     reportsVersion: Number(row.reportsVersion ?? 0),
   };
 }

@@ -1,3 +1,4 @@
+import { showDate } from "../../lib/dates";
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const units = ["KB", "MB", "GB", "TB"];
@@ -12,6 +13,4 @@ export function formatBytes(bytes: number): string {
 
 export const formatDollars = (value: number) => `$${value.toFixed(2)}`;
 
-export function formatDate(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" }) : "N/A";
-}
+export const formatDate = (iso: string | null): string => showDate(iso, "N/A");

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { CurrentUser } from "../../../../domain/contracts/auth";
 import { getQueryFn } from "../../lib/api";
+import { setClinicLocale } from "../../lib/dates";
 
 /** The signed-in user, or null; a 401 is an answer here, not an error. */
 export function useAuth() {
@@ -8,6 +9,8 @@ export function useAuth() {
     queryKey: ["/api/auth/user"],
     queryFn: getQueryFn({ on401: "returnNull" }),
   });
+  // Before any signed-in screen renders: they write dates in the clinic's locale.
+  setClinicLocale(data?.clinicLocale);
   return { user: data ?? null, isLoading, isAuthenticated: Boolean(data) };
 }
 

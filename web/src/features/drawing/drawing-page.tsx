@@ -7,6 +7,7 @@ import type { WorksheetTemplate } from "../../../../domain/contracts/templates";
 import { worksheetTemplate } from "../../../../domain/contracts/templates";
 import { Badge, Card, EmptyState, Spinner } from "../../components/ui/card";
 import { useApiQuery } from "../../lib/api";
+import { showDateTime } from "../../lib/dates";
 import { DrawingWorkspace } from "./drawing-workspace";
 import { StartSessionDialog } from "./start-session-dialog";
 
@@ -65,7 +66,7 @@ export function DrawingPage() {
                 <li key={session.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                   <span className="text-sm text-slate-800">
                     {session.patientName} • {template?.name ?? "Template removed"} • last saved{" "}
-                    {new Date(session.updatedAt).toLocaleString()}
+                    {showDateTime(session.updatedAt)}
                   </span>
                   {template ? (
                     <button

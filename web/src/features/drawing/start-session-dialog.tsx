@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { DigitalWorksheet } from "../../../../domain/contracts/drawings";
 import { sonographer } from "../../../../domain/contracts/sonographers";
 import type { WorksheetTemplate } from "../../../../domain/contracts/templates";
+import { localIsoDate } from "../../../../domain/dates";
 import { scanTypes } from "../../../../domain/report-engine/vocabulary";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
@@ -11,7 +12,8 @@ import { Input, Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
 import { apiJson, errorMessage, useApiQuery } from "../../lib/api";
 
-const today = () => new Date().toLocaleDateString("en-CA");
+// The date input needs ISO (YYYY-MM-DD), in the reader's own day.
+const today = () => localIsoDate();
 
 export function StartSessionDialog({
   template,

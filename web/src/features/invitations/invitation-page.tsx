@@ -8,6 +8,7 @@ import { Button } from "../../components/ui/button";
 import { Card, CardContent, Spinner } from "../../components/ui/card";
 import { toast } from "../../components/ui/use-toast";
 import { ApiError, apiJson, useApiQuery } from "../../lib/api";
+import { showDateTime } from "../../lib/dates";
 import { useAuth } from "../auth/use-auth";
 import { CreateAccountForm } from "./create-account-form";
 
@@ -155,7 +156,7 @@ export function InvitationPage() {
       </div>
       <div>
         <dt className="text-slate-700">Expires</dt>
-        <dd className="font-medium text-slate-900">{new Date(invitation.expiresAt).toLocaleString()}</dd>
+        <dd className="font-medium text-slate-900">{showDateTime(invitation.expiresAt)}</dd>
       </div>
     </dl>
   );

@@ -13,6 +13,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/ca
 import { FieldError, Input, Label } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
 import { ApiError, apiJson, errorMessage } from "../../lib/api";
+import { showDateTime } from "../../lib/dates";
 
 const formSchema = registerClinicRequest
   .extend({ confirmPassword: z.string() })
@@ -189,8 +190,8 @@ export function RegisterClinicPage() {
               <h1 className="text-2xl font-semibold text-slate-900">Check your e-mail</h1>
               <p className="max-w-md text-slate-700">
                 We sent a message to <strong>{done.email}</strong>. Open the link in it to finish registering: it asks
-                for the password you just chose, works once, and expires on {new Date(done.expiresAt).toLocaleString()}.
-                Nothing is created until then.
+                for the password you just chose, works once, and expires on {showDateTime(done.expiresAt)}. Nothing is
+                created until then.
               </p>
               <p className="max-w-md text-slate-700">
                 If this address already has an account, the message says so and how to sign in instead.

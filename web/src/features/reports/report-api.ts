@@ -10,6 +10,7 @@ import {
 } from "../../../../domain/contracts/reports";
 import { toast } from "../../components/ui/use-toast";
 import { api, apiJson, errorMessage, isUnauthorizedError } from "../../lib/api";
+import { showDate, showDateTime } from "../../lib/dates";
 import { queryClient } from "../../lib/query-client";
 import { type HeaderForm, headerFieldsOf } from "./header-fields";
 
@@ -118,18 +119,9 @@ export function useReportMutations(onSaved?: (report: Report) => void) {
 
 /** "15 Mar 2024" for a date-only value; no time zone shift (it is a calendar date). */
 export function formatDate(value: string | null | undefined): string {
-  if (!value) return "Not recorded";
-  const [y, m, d] = value.slice(0, 10).split("-").map(Number);
-  if (!y || !m || !d) return value;
-  return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString(undefined, {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    timeZone: "UTC",
-  });
+  return showDate(value);
 }
 
 export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return "";
-  return new Date(value).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return showDateTime(value);
 }

@@ -1,7 +1,6 @@
 import { History } from "lucide-react";
 import { Button } from "../../components/ui/button";
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+import { showDateTime } from "../../lib/dates";
 
 /** Says that the edits on screen came back from an earlier session, and lets the clinician drop them. */
 export function RestoredEditsNotice({ restoredAt, onDiscard }: { restoredAt: number; onDiscard: () => void }) {
@@ -12,8 +11,8 @@ export function RestoredEditsNotice({ restoredAt, onDiscard }: { restoredAt: num
     >
       <History className="h-4 w-4 shrink-0" aria-hidden />
       <span className="min-w-0 flex-1">
-        Your unsaved edits from {timeFormat.format(restoredAt)} are back. Check them, then save, or discard them to see
-        the saved report.
+        Your unsaved edits from {showDateTime(new Date(restoredAt))} are back. Check them, then save, or discard them to
+        see the saved report.
       </span>
       <Button variant="outline" size="sm" onClick={onDiscard}>
         Discard these edits

@@ -3,6 +3,7 @@ import type { StaffPasswordResetResponse } from "../../../../domain/contracts/au
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Input, Label } from "../../components/ui/input";
+import { showTime } from "../../lib/dates";
 
 /**
  * A reset link issued from the Staff page on a server without e-mail: shown until the admin closes it (not a
@@ -31,7 +32,7 @@ export function PasswordResetLinkDialog({
         title="Password reset link"
         description={
           issued
-            ? `No e-mail was sent (this server has no e-mail set up): send this link to ${issued.email} yourself. It works once, until ${new Date(issued.expiresAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`
+            ? `No e-mail was sent (this server has no e-mail set up): send this link to ${issued.email} yourself. It works once, until ${showTime(issued.expiresAt)}.`
             : ""
         }
       >

@@ -13,13 +13,13 @@ import { Badge, Card, CardContent, CardHeader, CardTitle } from "../../component
 import { ConfirmDialog } from "../../components/ui/dialog";
 import { toast } from "../../components/ui/use-toast";
 import { apiJson, apiRequest, errorMessage, useApiQuery } from "../../lib/api";
+import { showDate } from "../../lib/dates";
 import { queryClient } from "../../lib/query-client";
 import { displayName, useAuth } from "../auth/use-auth";
 import { announceInvitation, InviteStaffDialog } from "./invite-staff-dialog";
 import { PasswordResetLinkDialog } from "./password-reset-link-dialog";
 
-const formatDate = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" }) : "—";
+const formatDate = (iso: string | null) => showDate(iso, "—");
 
 const roleLabel = (role: string) => roleLabels[role as Role] ?? role;
 
