@@ -34,7 +34,7 @@ test("register a clinic, invite a sonographer who joins as a new user, deactivat
   await page.getByRole("button", { name: "Register Clinic" }).click();
   // This server sends no e-mail, so the clinic exists at once (decision 018): the spec's completion screen.
   await expect(page.getByRole("heading", { name: "Registration Complete!" })).toBeVisible();
-  await expect(page.getByText("Your clinic has been registered successfully.")).toBeVisible();
+  await expect(page.getByRole("main").getByText("Your clinic has been registered successfully.")).toBeVisible();
   await expect(page.getByRole("link", { name: "Log In to Dashboard" })).toBeVisible();
   await expectAccessible(page);
   await page.screenshot({ path: "docs/screenshots/identity-registration-complete.png", fullPage: true });
