@@ -18,7 +18,6 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { sql } from "drizzle-orm";
 import pg from "pg";
 import { FIRST_NAMES, LAST_NAMES, seedReports } from "./report-seed";
 
