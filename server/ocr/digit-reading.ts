@@ -1,7 +1,7 @@
 import { type CellChar, cropGrey, segmentCell } from "./cell-strokes";
 import { type DateChar, segmentDate } from "./date-strokes";
 import { classifyDigits } from "./digit-classifier";
-import { normalizeGlyph } from "./digit-glyph";
+import { type InkMap, normalizeGlyph } from "./digit-glyph";
 import type { Raster } from "./raster";
 import { ASCII_CHARS, type CharMatrix } from "./text-recognizer";
 import type { PageFrame, TextRegion } from "./text-regions";
@@ -19,28 +19,40 @@ const POINT_PROBABILITY = 0.85;
  */
 const LOST_POINT = 0.25;
 
+/** A character the strokes' segmentation found: a glyph the classifier reads, or something it does not. */
+type Segmented = { kind: string; map?: InkMap };
+
 /**
- * A second reading of handwritten numbers by the digit classifier over segmented strokes, as a character matrix
- * like the recogniser's (one step per character, blank steps between), so that it votes through the same
- * grammar-constrained decoding as the PP-OCR crops. Null where the crop did not segment into a number.
+ * Segments each region's crop, classifies every glyph of every crop in one batch, and turns each segmentation into
+ * a character matrix. Null where the crop did not segment.
  */
-export async function readDigitsByStrokes(
+async function readByStrokes<C extends Segmented>(
   image: Raster,
   frame: PageFrame,
   regions: TextRegion[],
+  segment: (grey: InkMap) => C[] | null,
+  toMatrix: (chars: C[], digitProbs: (Float32Array | null)[]) => CharMatrix,
 ): Promise<(CharMatrix | null)[]> {
-  const segmented = regions.map((r) => segmentCell(cropGrey(image, frame, r)));
+  const segmented = regions.map((r) => segment(cropGrey(image, frame, r)));
   const glyphs = segmented.flatMap((chars) =>
-    (chars ?? []).flatMap((c) => (c.kind === "glyph" ? [normalizeGlyph(c.map)] : [])),
+    (chars ?? []).flatMap((c) => (c.kind === "glyph" && c.map ? [normalizeGlyph(c.map)] : [])),
   );
   const probs = await classifyDigits(glyphs);
   let next = 0;
   return segmented.map((chars) => {
     if (!chars) return null;
-    const own = chars.map((c) => (c.kind === "glyph" ? probs[next++]! : null));
-    return strokeMatrix(chars, own);
+    const own = chars.map((c) => (c.kind === "glyph" && c.map ? probs[next++]! : null));
+    return toMatrix(chars, own);
   });
 }
+
+/**
+ * A second reading of handwritten numbers by the digit classifier over segmented strokes, as a character matrix
+ * like the recogniser's (one step per character, blank steps between), so that it votes through the same
+ * grammar-constrained decoding as the PP-OCR crops. Null where the crop did not segment into a number.
+ */
+export const readDigitsByStrokes = (image: Raster, frame: PageFrame, regions: TextRegion[]) =>
+  readByStrokes<CellChar>(image, frame, regions, segmentCell, strokeMatrix);
 
 /** The matrix of a segmented number: blank, char, blank, char, ..., blank. */
 export function strokeMatrix(chars: CellChar[], digitProbs: (Float32Array | null)[]): CharMatrix {
@@ -83,23 +95,8 @@ const SLASH_CAP = 0.8;
  * character matrix over the date's characters, decoded by the date grammar like the recogniser's readings
  * (date-reading.ts). Null where the crop did not segment into a date.
  */
-export async function readDatesByStrokes(
-  image: Raster,
-  frame: PageFrame,
-  regions: TextRegion[],
-): Promise<(CharMatrix | null)[]> {
-  const segmented = regions.map((r) => segmentDate(cropGrey(image, frame, r)));
-  const glyphs = segmented.flatMap((chars) =>
-    (chars ?? []).flatMap((c) => (c.kind === "glyph" ? [normalizeGlyph(c.map)] : [])),
-  );
-  const probs = await classifyDigits(glyphs);
-  let next = 0;
-  return segmented.map((chars) => {
-    if (!chars) return null;
-    const own = chars.map((c) => (c.kind === "glyph" ? probs[next++]! : null));
-    return dateStrokeMatrix(chars, own);
-  });
-}
+export const readDatesByStrokes = (image: Raster, frame: PageFrame, regions: TextRegion[]) =>
+  readByStrokes<DateChar>(image, frame, regions, segmentDate, dateStrokeMatrix);
 
 /**
  * The matrix of a segmented date: blank, char, blank, ... A glyph is a slash by its shape's likeness and a digit by
