@@ -29,12 +29,13 @@ import { worksheetsRoutes } from "./features/worksheets/worksheets.routes";
 import { registerJobHandlers } from "./jobs/handlers";
 import { QUEUES } from "./jobs/queues";
 import { authPlugin } from "./platform/auth-plugin";
-import { type AppDeps, MAX_BODY_BYTES, MAX_UPLOAD_BYTES } from "./platform/deps";
+import { type AppDeps, clockOf, MAX_BODY_BYTES, MAX_UPLOAD_BYTES } from "./platform/deps";
 import { installErrorHandler } from "./platform/error-handler";
 import { PgBossQueue } from "./platform/job-queue";
 import { createLogger } from "./platform/logger";
 import { createMailer } from "./platform/mailer";
 import { bearerMatches, installNoStore } from "./platform/no-store";
+import { RateCounters, rateLimitStore } from "./platform/rate-counters";
 import { repoPath } from "./platform/repo-root";
 import { RequestMetrics } from "./platform/request-metrics";
 import { installSameOriginGuard } from "./platform/same-origin";
@@ -103,7 +104,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(cookie);
-  await app.register(rateLimit, { global: false });
+  // Counted in the database, so every web process behind a load balancer shares each limit (issue 27).
+  await app.register(rateLimit, {
+    global: false,
+    store: rateLimitStore(new RateCounters(deps.database.db, clockOf(deps))),
+  });
   await app.register(multipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 30, fieldSize: 2 * MAX_UPLOAD_BYTES },
   });

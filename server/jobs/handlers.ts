@@ -4,12 +4,13 @@ import { takeStorageSnapshot } from "../features/admin/storage-snapshots";
 import { registerOcrJobs } from "../features/worksheets/ocr-jobs";
 import type { FileStore } from "../platform/file-store";
 import type { JobQueue } from "../platform/job-queue";
+import { RateCounters } from "../platform/rate-counters";
 import { purgeExpiredSessions } from "../platform/sessions";
 
 type HandlerDeps = { database: Database; fileStore: FileStore; jobQueue: JobQueue; logger: Logger };
 
 /**
- * The handlers of every queue whose work needs only the database and the file store: OCR, the session purge and
+ * The handlers of every queue whose work needs only the database and the file store: OCR, the session (and rate count) purge and
  * the storage snapshot. Registered in every process; run only where the queue works (decision 023).
  */
 export function registerJobHandlers(deps: HandlerDeps): void {
@@ -18,6 +19,8 @@ export function registerJobHandlers(deps: HandlerDeps): void {
   deps.jobQueue.handle("sessions-purge", async () => {
     const purged = await purgeExpiredSessions(db);
     if (purged > 0) deps.logger.info({ purged }, "expired sessions deleted");
+    const counts = await new RateCounters(db, Date.now).purgeExpired();
+    if (counts > 0) deps.logger.info({ counts }, "expired rate-limit and sign-in counts deleted");
   });
   deps.jobQueue.handle("storage-snapshot", () => takeStorageSnapshot(deps));
 }

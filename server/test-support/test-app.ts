@@ -44,7 +44,9 @@ export async function createTestApp(
     OCR_REQUEST_WAIT_SECONDS: "300",
     ...env,
   });
-  const database = await openTestDatabase();
+  // A database passed in is shared with another test app (two web processes) and stays open when this one closes.
+  const shared = overrides.database;
+  const database = shared ?? (await openTestDatabase());
   // FILE_STORE=s3 in `env` puts the files in a bucket (the S3 tests); the local folder otherwise.
   const fileStore = openFileStore(config, randomBytes(32));
   const deps = defaultDeps({
@@ -65,7 +67,7 @@ export async function createTestApp(
     dataDir,
     async close() {
       await app.close();
-      await database.close();
+      if (!shared) await database.close();
       fileStore.close?.();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -42,3 +42,17 @@ export const storageSnapshots = pgTable("storage_snapshots", {
   fileBytes: bigint("file_bytes", { mode: "number" }).notNull(),
   takenAt: timestamp("taken_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Rate-limit windows and failed sign-in counts, shared by every web process on the database (issue 27): a key's
+ * count is live until expires_at, then starts again at one. Expired rows are purged with the sessions.
+ */
+export const rateCounters = pgTable(
+  "rate_counters",
+  {
+    key: varchar("key", { length: 200 }).primaryKey(),
+    count: integer("count").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("rate_counters_expires_idx").on(t.expiresAt)],
+);

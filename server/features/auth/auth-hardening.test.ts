@@ -1,8 +1,11 @@
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/client";
 import { users } from "../../db/schema";
+import { RateCounters } from "../../platform/rate-counters";
 import { as, createTestApp, registerClinic, type SignedIn, signIn, type TestApp } from "../../test-support/test-app";
+import { openTestDatabase } from "../../test-support/test-database";
 import { LoginThrottle } from "./login-throttle";
 
 const login = (t: TestApp, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -41,39 +44,60 @@ describe("forwarded addresses are trusted only from TRUSTED_PROXIES (item 3)", (
 });
 
 describe("sign-in throttle: per account and per address, with backoff (item 4)", () => {
-  it("one address's failures do not wall off a correct sign-in there for long", () => {
-    const throttle = new LoginThrottle();
-    const now = 1_000_000;
-    for (let i = 0; i < 60; i++) throttle.fail("10.0.0.1", `user${i}@x.test`, now);
-    expect(() => throttle.check("10.0.0.1", "nurse@x.test", now)).toThrow(/Too many failed sign-in attempts/);
+  let database: Database;
+  let now = 1_000_000;
+  let scopes = 0;
+  // Each test counts under its own scope, on one database with a clock the tests move.
+  const throttle = () => new LoginThrottle(new RateCounters(database.db, () => now), `test-${scopes++}`);
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(async () => database?.close());
+
+  it("one address's failures do not wall off a correct sign-in there for long", async () => {
+    const t = throttle();
+    now = 1_000_000;
+    for (let i = 0; i < 60; i++) await t.fail("10.0.0.1", `user${i}@x.test`);
+    await expect(t.check("10.0.0.1", "nurse@x.test")).rejects.toThrow(/Too many failed sign-in attempts/);
     // Backoff, not a 15-minute wall: a minute later someone else at the address can try.
-    expect(() => throttle.check("10.0.0.1", "nurse@x.test", now + 61_000)).not.toThrow();
+    now += 61_000;
+    await expect(t.check("10.0.0.1", "nurse@x.test")).resolves.toBeUndefined();
   });
 
-  it("one account's failures from rotating addresses are counted together", () => {
-    const throttle = new LoginThrottle();
-    const now = 1_000_000;
-    for (let i = 0; i < 10; i++) throttle.fail(`10.0.0.${i}`, "target@x.test", now);
-    expect(() => throttle.check("10.9.9.9", "target@x.test", now)).toThrow(/Try again in/);
+  it("one account's failures from rotating addresses are counted together", async () => {
+    const t = throttle();
+    now = 1_000_000;
+    for (let i = 0; i < 10; i++) await t.fail(`10.0.0.${i}`, "target@x.test");
+    await expect(t.check("10.9.9.9", "TARGET@x.test")).rejects.toThrow(/Try again in/);
     // Other accounts from those addresses are not affected.
-    expect(() => throttle.check("10.0.0.1", "other@x.test", now)).not.toThrow();
+    await expect(t.check("10.0.0.1", "other@x.test")).resolves.toBeUndefined();
   });
 
-  it("the wait grows with further failures and a success clears the account", () => {
-    const throttle = new LoginThrottle();
-    let now = 1_000_000;
+  it("the wait grows with further failures and a success clears the account", async () => {
+    const t = throttle();
+    now = 1_000_000;
     const waits: number[] = [];
     for (let i = 0; i < 12; i++) {
-      throttle.fail("10.0.0.1", "t@x.test", now);
-      waits.push(throttle.waitMs("10.0.0.1", "t@x.test", now));
+      await t.fail("10.0.0.1", "t@x.test");
+      waits.push(await t.waitMs("10.0.0.1", "t@x.test"));
     }
     expect(waits.slice(0, 4).every((w) => w === 0)).toBe(true);
     for (let i = 5; i < waits.length; i++) expect(waits[i]!).toBeGreaterThanOrEqual(waits[i - 1]!);
     expect(waits.at(-1)!).toBeGreaterThan(waits[5]!);
     expect(waits.at(-1)!).toBeLessThanOrEqual(15 * 60_000);
     now += waits.at(-1)!;
-    throttle.succeed("10.0.0.1", "t@x.test");
-    expect(throttle.waitMs("10.9.9.9", "t@x.test", now)).toBe(0);
+    await t.succeed("10.0.0.1", "t@x.test");
+    expect(await t.waitMs("10.9.9.9", "t@x.test")).toBe(0);
+  });
+
+  it("counts are forgotten an hour after the last failure", async () => {
+    const t = throttle();
+    now = 1_000_000;
+    for (let i = 0; i < 8; i++) await t.fail("10.0.0.2", "f@x.test");
+    expect(await t.waitMs("10.0.0.3", "f@x.test")).toBeGreaterThan(0);
+    now += 60 * 60_000;
+    expect(await t.waitMs("10.0.0.3", "f@x.test")).toBe(0);
   });
 });
 

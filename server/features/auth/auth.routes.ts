@@ -19,6 +19,7 @@ import { recordAudit } from "../../platform/audit";
 import { clearSessionCookie, cookieIsSecure, loadSessionUser } from "../../platform/auth-plugin";
 import { requireUser } from "../../platform/context";
 import { type AppDeps, clockOf } from "../../platform/deps";
+import { RateCounters } from "../../platform/rate-counters";
 import { destroySession, readSession } from "../../platform/sessions";
 import { checkCredentials, checkSecondFactor } from "./auth.service";
 import { LoginThrottle } from "./login-throttle";
@@ -43,7 +44,7 @@ export function safeNextPath(next: string | undefined): string | null {
 
 export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db } = deps.database;
-  const throttle = new LoginThrottle();
+  const throttle = new LoginThrottle(new RateCounters(db, clockOf(deps)), "sign-in");
   const oidc = deps.config.oidc ? createOidcClient(deps.config.oidc) : null;
 
   // A navigation, not a fetch: to the provider when OpenID Connect is configured, else to the sign-in page.
@@ -212,17 +213,17 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
     async (request, reply) => {
       const info = { ip: request.ip, requestId: request.id };
       const { email, password, totpCode } = request.body;
-      throttle.check(request.ip, email);
+      await throttle.check(request.ip, email);
       try {
         const user = await checkCredentials(db, email, password, info);
         await checkSecondFactor(db, deps.fileStore, user, totpCode, info);
-        throttle.succeed(request.ip, email);
+        await throttle.succeed(request.ip, email);
         await startSession(deps, request, reply, user, { method: "password" });
         return (await loadSessionUser(db, deps.config, user.id))!;
       } catch (error) {
         // Being asked for the second factor is not a failure; a wrong password or code is.
         const asked = error instanceof AppError && error.code === "TOTP_REQUIRED" && !totpCode;
-        if (error instanceof AppError && !asked) throttle.fail(request.ip, email);
+        if (error instanceof AppError && !asked) await throttle.fail(request.ip, email);
         throw error;
       }
     },

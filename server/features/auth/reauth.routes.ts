@@ -3,6 +3,7 @@ import { reauthRequest, reauthStatus } from "../../../domain/contracts/signing";
 import { AppError } from "../../../domain/errors";
 import { requireUser } from "../../platform/context";
 import { type AppDeps, clockOf } from "../../platform/deps";
+import { RateCounters } from "../../platform/rate-counters";
 import { LoginThrottle } from "./login-throttle";
 import { type ReauthDeps, reauthenticate, reauthStatusOf } from "./reauth.service";
 
@@ -11,7 +12,7 @@ import { type ReauthDeps, reauthenticate, reauthStatusOf } from "./reauth.servic
  * authenticator code and stores the time on the session. Wrong answers count like failed sign-ins.
  */
 export const reauthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const throttle = new LoginThrottle();
+  const throttle = new LoginThrottle(new RateCounters(deps.database.db, clockOf(deps)), "reauth");
   const reauthDeps: ReauthDeps = {
     db: deps.database.db,
     fileStore: deps.fileStore,
@@ -34,16 +35,16 @@ export const reauthRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =>
     },
     async (request) => {
       const user = requireUser(request);
-      throttle.check(request.ip, user.email);
+      await throttle.check(request.ip, user.email);
       try {
         const status = await reauthenticate(reauthDeps, user, tokenOf(request), request.body, {
           ip: request.ip,
           requestId: request.id,
         });
-        throttle.succeed(request.ip, user.email);
+        await throttle.succeed(request.ip, user.email);
         return status;
       } catch (error) {
-        if (error instanceof AppError && error.code === "FORBIDDEN") throttle.fail(request.ip, user.email);
+        if (error instanceof AppError && error.code === "FORBIDDEN") await throttle.fail(request.ip, user.email);
         throw error;
       }
     },
