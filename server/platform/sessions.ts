@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lte, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../db/client";
 import { clinics, reportCounters, type SessionData, sessions, users } from "../db/schema";
 import type { SessionUser } from "./context";
+import type { Clock } from "./deps";
 
 export const SESSION_COOKIE = "sid";
 
@@ -159,8 +160,14 @@ export async function destroyUserSessions(db: Queryable, userId: string): Promis
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
-/** Deletes sessions past their expiry (a queued job, hourly); returns how many went. */
-export async function purgeExpiredSessions(db: Queryable): Promise<number> {
-  const gone = await db.delete(sessions).where(lt(sessions.expire, new Date())).returning({ sid: sessions.sid });
+/**
+ * Deletes sessions past their expiry (a queued job, hourly); returns how many went. A session is valid while its
+ * expiry is later than now (readSession), so one expiring exactly now is gone too.
+ */
+export async function purgeExpiredSessions(db: Queryable, now: Clock = Date.now): Promise<number> {
+  const gone = await db
+    .delete(sessions)
+    .where(lte(sessions.expire, new Date(now())))
+    .returning({ sid: sessions.sid });
   return gone.length;
 }
