@@ -29,6 +29,7 @@ export const auditActions = [
   "worksheet.uploaded",
   "worksheet.ocr_completed",
   "worksheet.ocr_failed",
+  "worksheet.dicom_sr_added",
   "worksheet.reading_checked",
   "worksheet.viewed",
   "report.generated",

@@ -16,6 +16,8 @@ export const ocrFieldSchema = z.object({
   value: z.string().nullable(),
   confidence,
   box: boxSchema.nullable(),
+  /** "DICOM SR" when the value is the machine's structured report's header, not read from the sheet. */
+  source: z.enum(["OCR", "DICOM SR"]).optional(),
 });
 export type OcrField = z.infer<typeof ocrFieldSchema>;
 
@@ -99,5 +101,20 @@ export const ocrResultSchema = z.object({
   source: z.enum(["worksheet", "dicom-sr"]).optional(),
   /** What the reading left out and why, in words for the checking screen (a DICOM SR's uncoded values). */
   notes: z.array(z.string()).optional(),
+  /**
+   * The ultrasound machine's DICOM SR the values came from, alone (`source: "dicom-sr"`) or beside the worksheet
+   * (`source: "worksheet"`, its values merged in): who made it and when, for the checking screen and the editor.
+   */
+  machineSr: z
+    .object({
+      manufacturer: z.string().nullable(),
+      model: z.string().nullable(),
+      studyDate: isoDate.nullable(),
+      /** How many of its measurements are in the reading. */
+      measurements: z.number().int().min(0),
+      /** The SR's measurements whose codes this product does not map, by the SR's own words (CodeMeaning). */
+      unrecognised: z.array(z.string()).default([]),
+    })
+    .optional(),
 });
 export type OcrResult = z.infer<typeof ocrResultSchema>;

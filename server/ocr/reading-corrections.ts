@@ -26,7 +26,8 @@ export function correctionsOf(result: OcrResult, checked: CheckedValues): Correc
   for (const [name, value] of Object.entries(checked)) {
     const field = name as OcrFieldName;
     const read = result.fields[field];
-    if (value === undefined || !read) continue;
+    // A value from the machine's DICOM SR was not read from the page: changing it teaches the reader nothing.
+    if (value === undefined || !read || read.source === "DICOM SR") continue;
     const corrected = value?.trim() || null;
     if (same(field, read.value, corrected)) continue;
     out.push({ field, read: read.value, corrected, box: read.box });

@@ -97,6 +97,13 @@ export const permissionMatrix: MatrixRow[] = [
     request: () =>
       multipart([{ name: "worksheet", filename: "notes.txt", contentType: "text/plain", data: Buffer.from("x") }]),
   },
+  {
+    route: "POST /api/worksheets/:id/dicom-sr",
+    access: "worksheet:upload",
+    // Not DICOM: an allowed role is answered 415 after the role check, and nothing is stored.
+    request: () =>
+      multipart([{ name: "dicomSr", filename: "notes.txt", contentType: "text/plain", data: Buffer.from("x") }]),
+  },
   { route: "GET /api/worksheets/:id", access: "worksheet:read" },
   { route: "GET /api/worksheets/:id/image", access: "worksheet:read" },
   {

@@ -18,6 +18,8 @@ export const worksheets = pgTable(
       .references(() => storedFiles.id),
     /** First page as an image (what the clinician sees); PDFs are rasterised at upload. */
     imageFileId: integer("image_file_id").references(() => storedFiles.id),
+    /** The ultrasound machine's DICOM SR of the same study, added beside the sheet: its values merge into the reading. */
+    srFileId: integer("sr_file_id").references(() => storedFiles.id),
     pageCount: integer("page_count").notNull().default(1),
     uploadedBy: varchar("uploaded_by", { length: 64 }),
     uploadedAt: timestamp("uploaded_at", { withTimezone: true }).notNull().defaultNow(),

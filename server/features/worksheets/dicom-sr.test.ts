@@ -38,7 +38,7 @@ describe("reading a vascular ultrasound DICOM SR", () => {
     expect(result.patientDob).toBe("1948-03-12");
     expect(result.examDate).toBe("2025-03-01");
     expect(result.confidence).toBe(1);
-    expect(result.fields.mrn).toEqual({ value: "MRN-4471", confidence: 1, box: null });
+    expect(result.fields.mrn).toEqual({ value: "MRN-4471", confidence: 1, box: null, source: "DICOM SR" });
     expect(result.fields.sex.value).toBe("female");
     expect(result.fields.referringPhysician.value).toBe("Gregory House");
     expect(result.scanType).toBe("Carotid Duplex");
@@ -135,7 +135,7 @@ describe("reading a vascular ultrasound DICOM SR", () => {
     );
     expect(result.measurements).toHaveLength(1);
     expect(result.notes).toEqual([
-      "1 value in the structured report is a measurement the criteria do not use, and was left out.",
+      "1 measurement in the structured report was not recognised and left out: Pulsatility Index. Enter it by hand.",
       "1 value named no vessel this product knows, and was left out.",
       "1 value had a unit that could not be converted, and was left out.",
     ]);

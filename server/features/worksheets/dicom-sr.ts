@@ -34,6 +34,8 @@ dcmjs.log.setLevel("silent");
 const SR_SOP_CLASS = /^1\.2\.840\.10008\.5\.1\.4\.1\.1\.88\.\d+$/;
 const MAX_DEPTH = 32;
 const MAX_ITEMS = 20_000;
+/** How many distinct names of unrecognised measurements are kept to show (a vendor's SR may carry hundreds). */
+const MAX_UNRECOGNISED = 20;
 
 export type DicomSrProblem = "not_dicom" | "not_sr" | "no_measurements";
 
@@ -49,6 +51,7 @@ export class DicomSrError extends Error {
 }
 
 type Item = Record<string, unknown>;
+type MachineSr = NonNullable<OcrResult["machineSr"]>;
 
 const asArray = (value: unknown): Item[] =>
   Array.isArray(value) ? (value as Item[]) : value && typeof value === "object" ? [value as Item] : [];
@@ -58,6 +61,9 @@ const text = (value: unknown): string => {
   if (typeof value === "number") return String(value);
   return typeof value === "string" ? value.trim() : "";
 };
+
+/** The code's own words (CodeMeaning), for saying which measurements were not recognised. */
+const meaningOf = (sequence: unknown): string => text(asArray(sequence)[0]?.CodeMeaning);
 
 function coded(sequence: unknown): Coded | null {
   const code = asArray(sequence)[0];
@@ -146,6 +152,7 @@ function measurementOf(item: Item, place: Place, parameter: Parameter): Found | 
 function collect(root: Item) {
   const found = new Map<string, Found>();
   const left = { unplaced: 0, unit: 0, uncoded: 0 };
+  const unrecognised = new Set<string>();
   let items = 0;
   const walk = (item: Item, outer: Place, depth: number) => {
     if (depth > MAX_DEPTH || ++items > MAX_ITEMS)
@@ -155,7 +162,11 @@ function collect(root: Item) {
       const name = coded(item.ConceptNameCodeSequence);
       const parameter = name ? parameterOf(name) : null;
       if (!parameter) {
-        if (asArray(item.MeasuredValueSequence).length > 0) left.uncoded++;
+        if (asArray(item.MeasuredValueSequence).length > 0) {
+          left.uncoded++;
+          const said = meaningOf(item.ConceptNameCodeSequence);
+          if (said && unrecognised.size < MAX_UNRECOGNISED) unrecognised.add(said.slice(0, 80));
+        }
         return;
       }
       const result = measurementOf(item, place, parameter);
@@ -172,7 +183,7 @@ function collect(root: Item) {
     for (const child of asArray(item.ContentSequence)) walk(child, place, depth + 1);
   };
   walk(root, { vessel: null, side: null, segment: null }, 0);
-  return { measurements: [...found.values()].map((f) => f.measurement), left };
+  return { measurements: [...found.values()].map((f) => f.measurement), left, unrecognised: [...unrecognised] };
 }
 
 /** What the measured vessels say the study was, when the study description does not. */
@@ -199,12 +210,13 @@ function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** What was left out, in words for the checking screen. */
-function notesOf(left: { unplaced: number; unit: number; uncoded: number }): string[] {
+/** What was left out, in words for the checking screen; unrecognised measurements by the SR's own names. */
+function notesOf(left: { unplaced: number; unit: number; uncoded: number }, unrecognised: string[]): string[] {
   const notes: string[] = [];
   if (left.uncoded > 0) {
+    const names = unrecognised.length > 0 ? `: ${unrecognised.join(", ")}` : "";
     notes.push(
-      `${plural(left.uncoded, "value", "values")} in the structured report ${left.uncoded === 1 ? "is a measurement" : "are measurements"} the criteria do not use, and ${left.uncoded === 1 ? "was" : "were"} left out.`,
+      `${plural(left.uncoded, "measurement", "measurements")} in the structured report ${left.uncoded === 1 ? "was" : "were"} not recognised and left out${names}. Enter ${left.uncoded === 1 ? "it" : "any the report needs"} by hand.`,
     );
   }
   if (left.unplaced > 0) {
@@ -220,7 +232,8 @@ function notesOf(left: { unplaced: number; unit: number; uncoded: number }): str
   return notes;
 }
 
-const field = (value: string | null): OcrField => (value ? { value, confidence: 1, box: null } : unreadField());
+const field = (value: string | null): OcrField =>
+  value ? { value, confidence: 1, box: null, source: "DICOM SR" } : unreadField();
 
 function parse(data: Buffer): Item {
   const bytes = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
@@ -236,7 +249,7 @@ function parse(data: Buffer): Item {
  * The measurements, patient and study of a vascular ultrasound SR as a reading with confidence 1 and source
  * "DICOM SR". Throws DicomSrError for a DICOM that is not an SR, or an SR without vascular measurements.
  */
-export function readVascularSr(data: Buffer): OcrResult & { notes: string[] } {
+export function readVascularSr(data: Buffer): OcrResult & { notes: string[]; machineSr: MachineSr } {
   const dataset = parse(data);
   const modality = text(dataset.Modality);
   if (!SR_SOP_CLASS.test(text(dataset.SOPClassUID)) && modality !== "SR") {
@@ -246,7 +259,7 @@ export function readVascularSr(data: Buffer): OcrResult & { notes: string[] } {
       `This file is ${what}, not a Structured Report. Export the measurements from the ultrasound machine as a DICOM SR, or upload the worksheet.`,
     );
   }
-  const { measurements, left } = collect(dataset);
+  const { measurements, left, unrecognised } = collect(dataset);
   if (measurements.length === 0) {
     throw new DicomSrError(
       "no_measurements",
@@ -283,6 +296,13 @@ export function readVascularSr(data: Buffer): OcrResult & { notes: string[] } {
     worksheetTemplateId: null,
     layout: "general",
     source: "dicom-sr",
-    notes: notesOf(left),
+    notes: notesOf(left, unrecognised),
+    machineSr: {
+      manufacturer: text(dataset.Manufacturer) || null,
+      model: text(dataset.ManufacturerModelName) || null,
+      studyDate: dicomDate(dataset.StudyDate),
+      measurements: measurements.length,
+      unrecognised,
+    },
   };
 }

@@ -15,6 +15,7 @@ import { readClinicFile } from "../files/files.service";
 import { readingTemplatesOf } from "../templates/form-zones.service";
 import { DicomSrError, readVascularSr } from "./dicom-sr";
 import { activeAliasesOf } from "./reading-corrections.service";
+import { withAddedSr } from "./worksheet-sr.service";
 import {
   claimForOcr,
   findClinicWorksheet,
@@ -196,12 +197,14 @@ export async function runOcrJob(
     const aliases = await activeAliasesOf(deps.db, clinicId);
     done = 0;
     report("reading", 0);
-    result = await recognizeWorksheet(pages, {
+    const read = await recognizeWorksheet(pages, {
       now: options.now,
       templates,
       aliases,
       onPage: () => report("reading", Math.min(1, ++done / pages.length)),
     });
+    // The machine's SR added beside the sheet is merged again into the new reading.
+    result = await withAddedSr(deps, clinicId, row, read);
   } catch (error) {
     await writing;
     const ours = error instanceof OcrInputError || error instanceof OcrFailure || error instanceof DicomSrError;

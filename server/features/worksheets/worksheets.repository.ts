@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Queryable } from "../../db/client";
 import { worksheets } from "../../db/schema";
 
@@ -96,4 +96,26 @@ export function processingWorksheets(
     .select({ id: worksheets.id, clinicId: worksheets.clinicId, ocrJobId: worksheets.ocrJobId })
     .from(worksheets)
     .where(eq(worksheets.ocrStatus, "processing"));
+}
+
+/** Stores an added DICOM SR and the merged reading, only while the worksheet stands read and without one. */
+export async function addSrToReadWorksheet(
+  db: Queryable,
+  clinicId: number,
+  id: number,
+  values: Partial<typeof worksheets.$inferInsert> & { srFileId: number },
+): Promise<WorksheetRow | undefined> {
+  const [row] = await db
+    .update(worksheets)
+    .set(values)
+    .where(
+      and(
+        eq(worksheets.id, id),
+        eq(worksheets.clinicId, clinicId),
+        eq(worksheets.ocrStatus, "completed"),
+        isNull(worksheets.srFileId),
+      ),
+    )
+    .returning();
+  return row;
 }

@@ -10,11 +10,19 @@ import {
   worksheetDetail,
   worksheetRecord,
 } from "../../../domain/contracts/worksheets";
+import { AppError } from "../../../domain/errors";
 import { assertCan, clinicContext } from "../../platform/context";
 import { type AppDeps, MAX_UPLOAD_BYTES } from "../../platform/deps";
 import { sendPrivateFile } from "../../platform/send-file";
-import { readMultipart, WORKSHEET_UPLOAD_TYPES } from "../../platform/uploads";
+import { DICOM_TYPE, readMultipart, WORKSHEET_UPLOAD_TYPES } from "../../platform/uploads";
 import { getWorksheetOcr, type OcrJobDeps, requestWorksheetOcr, toOcrView, waitForOcr } from "./ocr-jobs";
+import {
+  addDicomSr,
+  assertOwnWorksheet,
+  DICOM_SR_FIELD,
+  NOT_DICOM_MESSAGE,
+  SAME_PATIENT_FIELD,
+} from "./worksheet-sr.service";
 import { getWorksheet, readWorksheetImage, uploadWorksheet, type WorksheetDeps } from "./worksheets.service";
 
 /**
@@ -41,6 +49,36 @@ export const worksheetsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps
       });
       const record = await uploadWorksheet(feature, ctx, form.files.get(WORKSHEET_FIELD)!);
       return reply.status(201).send(record);
+    },
+  );
+
+  /**
+   * The ultrasound machine's DICOM SR of the same study, beside the read worksheet (issue 28): its measurements
+   * merge into the worksheet's reading, answered as { ocrResult } like OCR. A patient who differs between the two is
+   * refused (409, field "samePatient") until the form says samePatient=yes.
+   */
+  app.post(
+    "/api/worksheets/:id/dicom-sr",
+    {
+      schema: { params: idParam, response: { 200: ocrResponse } },
+      config: { rateLimit: { max: 30, timeWindow: "1 minute" } },
+    },
+    async (request) => {
+      const ctx = clinicContext(request);
+      assertCan(ctx, "worksheet:upload");
+      await assertOwnWorksheet(feature, ctx, request.params.id);
+      const form = await readMultipart(request, {
+        files: { [DICOM_SR_FIELD]: { types: [DICOM_TYPE], required: true } },
+        maxBytes: MAX_UPLOAD_BYTES,
+      }).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === "UNSUPPORTED_MEDIA_TYPE") {
+          throw new AppError(error.code, NOT_DICOM_MESSAGE, DICOM_SR_FIELD);
+        }
+        throw error;
+      });
+      const samePatient = form.fields[SAME_PATIENT_FIELD] === "yes";
+      const upload = form.files.get(DICOM_SR_FIELD)!;
+      return { ocrResult: await addDicomSr(feature, ctx, request.params.id, upload, { samePatient }) };
     },
   );
 

@@ -1,0 +1,2 @@
+ALTER TABLE "worksheets" ADD COLUMN "sr_file_id" integer;--> statement-breakpoint
+ALTER TABLE "worksheets" ADD CONSTRAINT "worksheets_sr_file_id_stored_files_id_fk" FOREIGN KEY ("sr_file_id") REFERENCES "public"."stored_files"("id") ON DELETE no action ON UPDATE no action;
