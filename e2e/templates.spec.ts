@@ -96,6 +96,8 @@ test("legend: create an entry with a drawing", async ({ page }) => {
   await expect(page.getByText("No Legend Entries Yet")).toBeVisible();
   await page.getByRole("button", { name: "Add Legend Entry" }).click();
   const dialog = page.getByRole("dialog", { name: "New Legend Entry" });
+  await dialog.getByRole("button", { name: "Create Entry" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(["Title is required", "Medical meaning is required"]);
   await dialog.getByLabel("Title").fill("Cross-hatching");
   await dialog.getByLabel("Medical meaning").fill("Thrombus within the drawn vein segment");
   await dialog.getByLabel("Keywords (comma-separated)").fill("thrombus, DVT");
@@ -132,6 +134,13 @@ test("shortcuts: create, search, copy and count the use", async ({ page, context
   await page.getByRole("tab", { name: "Shortcuts" }).click();
   await expect(page.getByText("Manage frequently used text snippets for faster report writing")).toBeVisible();
   await expect(page.getByText("No text shortcuts created yet")).toBeVisible();
+  // Checked in the dialog with the server's contract, each text at its field.
+  await page.getByRole("button", { name: "Add Shortcut" }).click();
+  const empty = page.getByRole("dialog", { name: "New Shortcut" });
+  await empty.getByRole("button", { name: "Create Shortcut" }).click();
+  await expect(empty.getByRole("alert")).toHaveText(["Title is required", "Text is required"]);
+  await expect(empty.getByLabel("Title")).toHaveAttribute("aria-invalid", "true");
+  await empty.getByRole("button", { name: "Close" }).click();
   for (const [title, text, category, tags] of [
     ["Normal venous", "No evidence of deep vein thrombosis.", "impressions", "venous, normal"],
     ["Follow-up", "Recommend follow-up duplex in 6 months.", "recommendations", ""],

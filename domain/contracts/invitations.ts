@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { roles } from "../permissions";
-import { password } from "./auth";
+import { currentUser, password } from "./auth";
 
 export const INVITATION_DAYS = 7;
 
@@ -55,3 +55,6 @@ export const registerViaInvitationRequest = z.object({
   password,
 });
 export type RegisterViaInvitationRequest = z.infer<typeof registerViaInvitationRequest>;
+
+/** 201 of POST /api/invitations/{token}/register: the new account, signed in, and the clinic it joined. */
+export const registeredViaInvitation = z.object({ clinicName: z.string(), user: currentUser });

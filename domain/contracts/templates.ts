@@ -149,20 +149,39 @@ export const reportTemplate = z.object({
 /** As the web receives it (dates as strings). */
 export type ReportTemplate = z.input<typeof reportTemplate>;
 
-/** The form's values: optional texts as strings ("" = none). */
-export type ReportTemplateForm = {
-  [K in keyof typeof reportTemplateFields]-?: K extends
-    | "name"
-    | "description"
-    | "clinicName"
-    | "clinicAddress"
-    | "clinicPhone"
-    | "footerText"
-    ? string
-    : z.output<(typeof reportTemplateFields)[K]>;
-};
+/**
+ * The report-template dialog's values: optional texts as strings ("" = none), the name required with the
+ * service's own text. The client validates with this before sending; the server checks the request contracts.
+ */
+export const reportTemplateForm = z.object({
+  ...reportTemplateFields,
+  name: z.string().trim().min(1, TEMPLATE_NAME_REQUIRED).max(255),
+  description: z.string().max(5000),
+  clinicName: z.string().max(255),
+  clinicAddress: z.string().max(1000),
+  clinicPhone: z.string().max(50),
+  footerText: z.string().max(2000),
+});
+export type ReportTemplateForm = z.input<typeof reportTemplateForm>;
 
 // ---------- worksheet templates (multipart create) ----------
+
+/** A chosen file (a Blob in the browser); anything else, nothing chosen included, is "no file". */
+const isBlob = (value: unknown): value is Blob => typeof Blob !== "undefined" && value instanceof Blob;
+const chosenFile = (message: string) =>
+  z
+    .unknown()
+    .refine(isBlob, message)
+    .transform((value) => value as Blob);
+
+/** The upload dialog's values (sent as multipart); a missing name or file is refused with the spec's one sentence. */
+export const worksheetTemplateForm = z.object({
+  name: z.string().trim().min(1, WORKSHEET_TEMPLATE_REQUIRED).max(255),
+  description: z.string().max(5000),
+  category: z.enum(worksheetCategories),
+  worksheetFile: chosenFile(WORKSHEET_TEMPLATE_REQUIRED),
+});
+export type WorksheetTemplateForm = z.input<typeof worksheetTemplateForm>;
 
 export const worksheetTemplate = z.object({
   id: z.number(),
@@ -216,6 +235,21 @@ export const legendFormFields = z.object({
   drawingPattern: optionalText(2000),
 });
 export type LegendFormFields = z.output<typeof legendFormFields>;
+
+export const LEGEND_TITLE_REQUIRED = "Title is required";
+export const MEDICAL_MEANING_REQUIRED = "Medical meaning is required";
+
+/** The legend dialog's text values (sent as the multipart fields above); the picture travels beside them. */
+export const legendEntryForm = z.object({
+  title: z.string().trim().min(1, LEGEND_TITLE_REQUIRED).max(255),
+  description: z.string().max(5000),
+  medicalMeaning: z.string().trim().min(1, MEDICAL_MEANING_REQUIRED).max(5000),
+  category: z.enum(legendCategories),
+  keywords: z.string().max(2000),
+  isActive: z.boolean(),
+  imageType: z.enum(legendImageTypes),
+});
+export type LegendEntryForm = z.input<typeof legendEntryForm>;
 
 // ---------- text shortcuts ----------
 

@@ -1,6 +1,4 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
-import { currentUser } from "../../../domain/contracts/auth";
 import { idParam } from "../../../domain/contracts/common";
 import {
   acceptInvitationResponse,
@@ -8,6 +6,7 @@ import {
   createInvitationResponse,
   invitationDetails as invitationDetailsSchema,
   pendingInvitationList,
+  registeredViaInvitation,
   registerViaInvitationRequest,
   tokenParam,
 } from "../../../domain/contracts/invitations";
@@ -84,7 +83,7 @@ export const invitationsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, dep
       schema: {
         params: tokenParam,
         body: registerViaInvitationRequest,
-        response: { 201: z.object({ clinicName: z.string(), user: currentUser }) },
+        response: { 201: registeredViaInvitation },
       },
       config: tokenRateLimit,
     },

@@ -1,4 +1,9 @@
-import { type LegendFormFields, legendFormFields } from "../../../domain/contracts/templates";
+import {
+  LEGEND_TITLE_REQUIRED,
+  type LegendFormFields,
+  legendFormFields,
+  MEDICAL_MEANING_REQUIRED,
+} from "../../../domain/contracts/templates";
 import { AppError, notFound } from "../../../domain/errors";
 import type { Db, Queryable } from "../../db/client";
 import { recordAudit } from "../../platform/audit";
@@ -97,8 +102,8 @@ const audit = (ctx: Ctx, action: "legend.created" | "legend.updated" | "legend.d
 export async function createLegendEntry(db: Db, store: FileStore, ctx: Ctx, form: MultipartForm) {
   assertCan(ctx, "legend:write");
   const f = parseFields(form.fields);
-  const title = required(f.title, "title", "Title is required");
-  const medicalMeaning = required(f.medicalMeaning, "medicalMeaning", "Medical meaning is required");
+  const title = required(f.title, "title", LEGEND_TITLE_REQUIRED);
+  const medicalMeaning = required(f.medicalMeaning, "medicalMeaning", MEDICAL_MEANING_REQUIRED);
   const imageType = f.imageType ?? "upload";
   const drawingData = imageType === "drawing" ? await checkedDrawingDataUrl(f.drawingData) : null;
   const upload = imageType === "upload" ? form.files.get("exampleImage") : undefined;
@@ -131,9 +136,9 @@ export async function updateLegendEntryFor(db: Db, store: FileStore, ctx: Ctx, i
   const f = parseFields(form.fields);
   const imageType = f.imageType ?? (existing.imageType as "upload" | "drawing");
   const changes: Partial<LegendEntryRow> = { imageType };
-  if (f.title !== undefined) changes.title = required(f.title, "title", "Title is required");
+  if (f.title !== undefined) changes.title = required(f.title, "title", LEGEND_TITLE_REQUIRED);
   if (f.medicalMeaning !== undefined) {
-    changes.medicalMeaning = required(f.medicalMeaning, "medicalMeaning", "Medical meaning is required");
+    changes.medicalMeaning = required(f.medicalMeaning, "medicalMeaning", MEDICAL_MEANING_REQUIRED);
   }
   if ("description" in form.fields) changes.description = f.description;
   if ("keywords" in form.fields) changes.keywords = f.keywords;

@@ -1,22 +1,26 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { Link2, Mail, UserCheck } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
 import { z } from "zod";
-import type { CreateInvitationResponse } from "../../../../domain/contracts/invitations";
-import type { Physician } from "../../../../domain/contracts/physicians";
+import { createInvitationRequest, createInvitationResponse } from "../../../../domain/contracts/invitations";
+import { type Physician, physician as physicianSchema } from "../../../../domain/contracts/physicians";
 import type { StaffMember } from "../../../../domain/contracts/staff";
 import { staffMember } from "../../../../domain/contracts/staff";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { FieldError, Input, Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage, useApiQuery } from "../../lib/api";
+import { api, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { displayName, useAuth } from "../auth/use-auth";
 
 const PHYSICIANS_KEY = ["/api/physicians"];
 /** Accounts that may sign as a physician (the server checks the same). */
 const LINKABLE = ["physician", "admin"];
+
+const inviteEmail = createInvitationRequest.pick({ email: true });
 
 const personName = (m: StaffMember) => [m.firstName, m.lastName].filter(Boolean).join(" ") || m.email;
 
@@ -41,7 +45,8 @@ export function PhysicianAccount({
   const iAmLinkedElsewhere = Boolean(user && physicians.some((p) => p.userId === user.id && p.id !== physician.id));
 
   const link = useMutation({
-    mutationFn: (userId: string | null) => apiJson<Physician>("PATCH", `/api/physicians/${physician.id}`, { userId }),
+    mutationFn: (userId: string | null) =>
+      api.send("PATCH", `/api/physicians/${physician.id}`, { userId }, physicianSchema),
     onSuccess: (_saved, userId) => {
       void queryClient.invalidateQueries({ queryKey: PHYSICIANS_KEY });
       toast({
@@ -136,17 +141,22 @@ function LinkOrInvite({
 }) {
   const id = useId();
   const [chosen, setChosen] = useState(candidates[0]?.id ?? "");
-  const [email, setEmail] = useState("");
-  const [emailError, setEmailError] = useState<string | null>(null);
   const [invitationUrl, setInvitationUrl] = useState<string | null>(null);
+  // The e-mail rule and text of the invitation contract; the role and physician are fixed here.
+  const form = useForm<z.input<typeof inviteEmail>, unknown, z.output<typeof inviteEmail>>({
+    resolver: zodResolver(inviteEmail),
+    defaultValues: { email: "" },
+  });
+  const emailError = form.formState.errors.email?.message;
 
   const invite = useMutation({
-    mutationFn: () =>
-      apiJson<CreateInvitationResponse>("POST", "/api/invitations", {
-        email: email.trim(),
-        role: "physician",
-        physicianId: physician.id,
-      }),
+    mutationFn: ({ email }: z.output<typeof inviteEmail>) =>
+      api.send(
+        "POST",
+        "/api/invitations",
+        { email, role: "physician", physicianId: physician.id },
+        createInvitationResponse,
+      ),
     onSuccess: (created) => {
       void queryClient.invalidateQueries({ queryKey: ["/api/invitations"] });
       toast({
@@ -159,18 +169,8 @@ function LinkOrInvite({
       if (created.emailed) onInvited();
       else setInvitationUrl(created.invitationUrl);
     },
-    onError: (error) => setEmailError(errorMessage(error, "Failed to create the invitation")),
+    onError: (error) => form.setError("email", { message: errorMessage(error, "Failed to create the invitation") }),
   });
-
-  const submitInvite = (event: FormEvent) => {
-    event.preventDefault();
-    setEmailError(null);
-    if (!/^\S+@\S+\.\S+$/.test(email.trim())) {
-      setEmailError("Please enter a valid email address");
-      return;
-    }
-    invite.mutate();
-  };
 
   return (
     <div className="grid gap-6">
@@ -198,7 +198,12 @@ function LinkOrInvite({
           </div>
         )}
       </section>
-      <form className="grid gap-2" onSubmit={submitInvite} noValidate aria-labelledby={`${id}-invite`}>
+      <form
+        className="grid gap-2"
+        onSubmit={form.handleSubmit((values) => invite.mutate(values))}
+        noValidate
+        aria-labelledby={`${id}-invite`}
+      >
         <h3 id={`${id}-invite`} className="font-semibold text-slate-900">
           Or invite {physician.name} by e-mail
         </h3>
@@ -211,12 +216,11 @@ function LinkOrInvite({
           id={`${id}-email`}
           type="email"
           autoComplete="off"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          {...form.register("email")}
           aria-invalid={emailError ? true : undefined}
           aria-describedby={emailError ? `${id}-email-error` : undefined}
         />
-        <FieldError id={`${id}-email-error`}>{emailError ?? undefined}</FieldError>
+        <FieldError id={`${id}-email-error`}>{emailError}</FieldError>
         {invitationUrl ? (
           <div className="grid gap-1">
             <Label htmlFor={`${id}-link`}>Invitation link</Label>

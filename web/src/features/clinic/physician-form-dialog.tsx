@@ -1,6 +1,14 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { PenLine, Trash2, Upload } from "lucide-react";
-import { type FormEvent, useId, useRef, useState } from "react";
-import { PHYSICIAN_NAME_REQUIRED, type Physician } from "../../../../domain/contracts/physicians";
+import { useId, useRef, useState } from "react";
+import { type FieldErrors, useForm } from "react-hook-form";
+import type { z } from "zod";
+import {
+  PHYSICIAN_NAME_REQUIRED,
+  type Physician,
+  type PhysicianCreate,
+  physicianCreate,
+} from "../../../../domain/contracts/physicians";
 import { Button } from "../../components/ui/button";
 import { FieldError, Input, Label } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
@@ -8,12 +16,10 @@ import { cn } from "../../lib/cn";
 import { SignaturePad, type SignaturePadHandle } from "./signature-pad";
 import { imageFileProblem } from "./upload-image";
 
-export type PhysicianFormValues = {
-  name: string;
-  title: string;
-  specialty: string;
-  /** The signature to keep: the current URL, or null to remove it. */
-  signatureUrl: string | null;
+/** The checked fields; signatureUrl is the signature to keep (the current URL), or null to remove it. */
+type PhysicianFields = z.output<typeof physicianCreate>;
+
+export type PhysicianFormValues = PhysicianFields & {
   /** A new signature to upload first (chosen file or drawn PNG), replacing signatureUrl. */
   newSignature: { blob: Blob; name: string } | null;
 };
@@ -31,13 +37,21 @@ export function PhysicianForm({
   onSubmit: (values: PhysicianFormValues) => void;
 }) {
   const ids = useId();
-  const [name, setName] = useState(physician?.name ?? "");
-  const [title, setTitle] = useState(physician?.title ?? "");
-  const [specialty, setSpecialty] = useState(physician?.specialty ?? "");
-  const [signatureUrl, setSignatureUrl] = useState(physician?.signatureUrl ?? null);
+  // The server's create contract: the same required name (and its text) and lengths.
+  const form = useForm<PhysicianCreate, unknown, PhysicianFields>({
+    resolver: zodResolver(physicianCreate),
+    defaultValues: {
+      name: physician?.name ?? "",
+      title: physician?.title ?? "",
+      specialty: physician?.specialty ?? "",
+      signatureUrl: physician?.signatureUrl ?? null,
+    },
+  });
+  const nameError = form.formState.errors.name?.message;
+  const [name, signatureUrl] = form.watch(["name", "signatureUrl"]);
+  // The new signature is a file or a drawing, not a form value: it is uploaded first when saving.
   const [mode, setMode] = useState<SignatureMode>("upload");
   const [file, setFile] = useState<File | null>(null);
-  const [nameError, setNameError] = useState<string>();
   const pad = useRef<SignaturePadHandle>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -52,21 +66,23 @@ export function PhysicianForm({
     setFile(chosen);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!name.trim()) {
-      setNameError(PHYSICIAN_NAME_REQUIRED);
-      toast({ title: "Validation Error", description: PHYSICIAN_NAME_REQUIRED, variant: "destructive" });
-      return;
-    }
-    setNameError(undefined);
+  const submit = async (values: PhysicianFields) => {
     let newSignature: PhysicianFormValues["newSignature"] = null;
     if (mode === "upload" && file) newSignature = { blob: file, name: file.name };
     if (mode === "draw") {
       const drawn = await pad.current?.toPng();
       if (drawn) newSignature = { blob: drawn, name: "signature.png" };
     }
-    onSubmit({ name: name.trim(), title: title.trim(), specialty: specialty.trim(), signatureUrl, newSignature });
+    onSubmit({ ...values, newSignature });
+  };
+
+  const refused = (found: FieldErrors<PhysicianCreate>) => {
+    const first = found.name ?? found.title ?? found.specialty ?? found.signatureUrl;
+    toast({
+      title: "Validation Error",
+      description: first?.message ?? PHYSICIAN_NAME_REQUIRED,
+      variant: "destructive",
+    });
   };
 
   const modeButton = (value: SignatureMode, label: string, Icon: typeof Upload) => (
@@ -85,16 +101,12 @@ export function PhysicianForm({
   );
 
   return (
-    <form className="flex flex-col gap-4" onSubmit={submit} noValidate>
+    <form className="flex flex-col gap-4" onSubmit={form.handleSubmit(submit, refused)} noValidate>
       <div className="flex flex-col gap-1.5">
         <Label htmlFor={`${ids}-name`}>Name *</Label>
         <Input
           id={`${ids}-name`}
-          value={name}
-          onChange={(e) => {
-            setName(e.target.value);
-            if (e.target.value.trim()) setNameError(undefined);
-          }}
+          {...form.register("name")}
           placeholder="Dr. Jane Smith"
           maxLength={255}
           aria-invalid={Boolean(nameError)}
@@ -106,20 +118,13 @@ export function PhysicianForm({
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="flex flex-col gap-1.5">
           <Label htmlFor={`${ids}-title`}>Title</Label>
-          <Input
-            id={`${ids}-title`}
-            value={title}
-            onChange={(e) => setTitle(e.target.value)}
-            placeholder="MD, RPVI"
-            maxLength={255}
-          />
+          <Input id={`${ids}-title`} {...form.register("title")} placeholder="MD, RPVI" maxLength={255} />
         </div>
         <div className="flex flex-col gap-1.5">
           <Label htmlFor={`${ids}-specialty`}>Specialty</Label>
           <Input
             id={`${ids}-specialty`}
-            value={specialty}
-            onChange={(e) => setSpecialty(e.target.value)}
+            {...form.register("specialty")}
             placeholder="Vascular Surgery"
             maxLength={255}
           />
@@ -135,7 +140,7 @@ export function PhysicianForm({
               alt={`Current signature of ${name || "the physician"}`}
               className="h-16 max-w-[240px] rounded border border-slate-200 bg-white object-contain"
             />
-            <Button variant="outline" size="sm" onClick={() => setSignatureUrl(null)}>
+            <Button variant="outline" size="sm" onClick={() => form.setValue("signatureUrl", null)}>
               <Trash2 className="h-4 w-4" aria-hidden />
               Remove signature
             </Button>

@@ -1,11 +1,12 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { registerViaInvitationRequest } from "../../../../domain/contracts/invitations";
+import { registeredViaInvitation, registerViaInvitationRequest } from "../../../../domain/contracts/invitations";
 import { Button } from "../../components/ui/button";
 import { FieldError, Input, Label } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage } from "../../lib/api";
+import { api, errorMessage } from "../../lib/api";
 
 const formSchema = registerViaInvitationRequest
   .extend({ confirmPassword: z.string() })
@@ -30,16 +31,15 @@ export function CreateAccountForm({
   email: string;
   onJoined: (clinicName: string) => void;
 }) {
-  const [values, setValues] = useState<Record<Field, string>>({
-    firstName: "",
-    lastName: "",
-    password: "",
-    confirmPassword: "",
+  // The server's request contract plus the repeated password.
+  const form = useForm<Record<Field, string>, unknown, z.output<typeof formSchema>>({
+    resolver: zodResolver(formSchema),
+    defaultValues: { firstName: "", lastName: "", password: "", confirmPassword: "" },
   });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const { errors } = form.formState;
   const register = useMutation({
-    mutationFn: (body: z.infer<typeof registerViaInvitationRequest>) =>
-      apiJson<{ clinicName: string }>("POST", `/api/invitations/${token}/register`, body),
+    mutationFn: (body: z.input<typeof registerViaInvitationRequest>) =>
+      api.send("POST", `/api/invitations/${token}/register`, body, registeredViaInvitation),
     onSuccess: (result) => onJoined(result.clinicName),
     onError: (error) =>
       toast({
@@ -49,22 +49,12 @@ export function CreateAccountForm({
       }),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = formSchema.safeParse(values);
-    if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    const { confirmPassword: _confirm, ...body } = parsed.data;
-    register.mutate(body);
-  };
-
   return (
-    <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
+    <form
+      onSubmit={form.handleSubmit(({ confirmPassword: _confirm, ...body }) => register.mutate(body))}
+      noValidate
+      className="grid gap-4 sm:grid-cols-2"
+    >
       <div className="grid gap-1.5 sm:col-span-2">
         <Label htmlFor="join-email">Email Address</Label>
         <Input id="join-email" type="email" value={email} readOnly aria-describedby="join-email-help" />
@@ -74,7 +64,7 @@ export function CreateAccountForm({
       </div>
       {fields.map((f) => {
         const id = `join-${f.name}`;
-        const error = errors[f.name];
+        const error = errors[f.name]?.message;
         return (
           <div key={f.name} className="grid gap-1.5">
             <Label htmlFor={id}>{f.label}</Label>
@@ -84,11 +74,7 @@ export function CreateAccountForm({
               autoComplete={f.autoComplete}
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? `${id}-error` : undefined}
-              value={values[f.name]}
-              onChange={(e) => {
-                setValues((v) => ({ ...v, [f.name]: e.target.value }));
-                if (error) setErrors((prev) => ({ ...prev, [f.name]: undefined }));
-              }}
+              {...form.register(f.name)}
             />
             <FieldError id={`${id}-error`}>{error}</FieldError>
           </div>

@@ -1,23 +1,30 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { CheckCircle2, MailCheck } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
 import { z } from "zod";
 import {
   type RegistrationAccepted,
   type RegistrationComplete,
   registerClinicRequest,
+  registrationAccepted,
+  registrationComplete,
 } from "../../../../domain/contracts/auth";
 import { BrandMark } from "../../app/brand-mark";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { FieldError, Input, Label } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson, errorMessage } from "../../lib/api";
+import { ApiError, api, errorMessage } from "../../lib/api";
 import { showDateTime } from "../../lib/dates";
 
 const formSchema = registerClinicRequest
   .extend({ confirmPassword: z.string() })
   .refine((v) => v.password === v.confirmPassword, { message: "Passwords do not match", path: ["confirmPassword"] });
+
+/** 201 (registered now) or 202 (a link was mailed), told apart by status. */
+const registrationAnswer = z.discriminatedUnion("status", [registrationComplete, registrationAccepted]);
 
 type Values = Record<
   | "name"
@@ -81,14 +88,18 @@ const adminFields: typeof fields = [
 ];
 
 export function RegisterClinicPage() {
-  const [values, setValues] = useState<Values>(empty);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  // The server's request contract plus the repeated password; the first field at fault gets the focus.
+  const form = useForm<z.input<typeof formSchema>, unknown, z.output<typeof formSchema>>({
+    resolver: zodResolver(formSchema),
+    defaultValues: empty,
+  });
+  const { errors } = form.formState;
   const [done, setDone] = useState<RegistrationAccepted | RegistrationComplete | null>(null);
 
   // The answer is the same whether or not the address has an account (decision 018): the mail says which.
   const register = useMutation({
-    mutationFn: (body: z.infer<typeof registerClinicRequest>) =>
-      apiJson<RegistrationAccepted | RegistrationComplete>("POST", "/api/clinics/register", body),
+    mutationFn: (body: z.input<typeof registerClinicRequest>) =>
+      api.send("POST", "/api/clinics/register", body, registrationAnswer),
     onSuccess: (answer) => {
       const title = answer.status === "registered" ? "Registration Successful" : "Check your e-mail";
       toast({ title, description: answer.message, variant: "success" });
@@ -96,32 +107,14 @@ export function RegisterClinicPage() {
     },
     onError: (error) => {
       const message = errorMessage(error, "Failed to register clinic. Please try again.");
-      if (error instanceof ApiError && error.status === 409) setErrors({ email: message });
+      if (error instanceof ApiError && error.status === 409) form.setError("email", { message });
       toast({ title: "Registration Failed", description: message, variant: "destructive" });
     },
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = formSchema.safeParse(values);
-    if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as Field;
-        next[key] ??= issue.message;
-      }
-      setErrors(next);
-      document.getElementById(`reg-${Object.keys(next)[0]}`)?.focus();
-      return;
-    }
-    setErrors({});
-    const { confirmPassword: _confirm, ...body } = parsed.data;
-    register.mutate(body);
-  };
-
   const renderField = (f: (typeof fields)[number]) => {
     const id = `reg-${f.name}`;
-    const error = errors[f.name];
+    const error = errors[f.name]?.message;
     return (
       <div key={f.name} className={f.wide ? "grid gap-1.5 sm:col-span-2" : "grid gap-1.5"}>
         <Label htmlFor={id}>
@@ -141,11 +134,7 @@ export function RegisterClinicPage() {
           required={f.required}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : f.name === "password" ? "reg-password-help" : undefined}
-          value={values[f.name]}
-          onChange={(e) => {
-            setValues((v) => ({ ...v, [f.name]: e.target.value }));
-            if (error) setErrors((prev) => ({ ...prev, [f.name]: undefined }));
-          }}
+          {...form.register(f.name)}
         />
         {f.name === "password" && !error ? (
           <p id="reg-password-help" className="text-xs text-slate-700">
@@ -220,7 +209,11 @@ export function RegisterClinicPage() {
               </p>
             </CardHeader>
             <CardContent>
-              <form onSubmit={submit} noValidate className="grid gap-6">
+              <form
+                onSubmit={form.handleSubmit(({ confirmPassword: _confirm, ...body }) => register.mutate(body))}
+                noValidate
+                className="grid gap-6"
+              >
                 <fieldset className="grid gap-4 sm:grid-cols-2">
                   <legend className="mb-2 text-base font-semibold text-slate-900">Clinic information</legend>
                   {fields.map(renderField)}

@@ -1,12 +1,19 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { UserPlus } from "lucide-react";
-import { type FormEvent, useState } from "react";
-import { type CreateInvitationResponse, createInvitationRequest } from "../../../../domain/contracts/invitations";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import {
+  type CreateInvitationResponse,
+  createInvitationRequest,
+  createInvitationResponse,
+} from "../../../../domain/contracts/invitations";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent, DialogTrigger } from "../../components/ui/dialog";
 import { FieldError, Input, Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage } from "../../lib/api";
+import { api, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 
 export const INVITATION_TOAST_MS = 10_000;
@@ -42,20 +49,24 @@ export async function announceInvitation(created: CreateInvitationResponse): Pro
   });
 }
 
+type InviteValues = z.output<typeof createInvitationRequest>;
+const blankInvite = { email: "", role: "sonographer" } as const;
+
 /** The Invite Staff dialog: e-mail and role; the new link is shown for 10 s and copied to the clipboard. */
 export function InviteStaffDialog() {
   const [open, setOpen] = useState(false);
-  const [email, setEmail] = useState("");
-  const [role, setRole] = useState("sonographer");
-  const [errors, setErrors] = useState<{ email?: string; role?: string }>({});
+  // The server's own request contract: the same e-mail and role checks and texts.
+  const form = useForm<z.input<typeof createInvitationRequest>, unknown, InviteValues>({
+    resolver: zodResolver(createInvitationRequest),
+    defaultValues: blankInvite,
+  });
+  const { errors } = form.formState;
 
   const invite = useMutation({
-    mutationFn: (body: { email: string; role: string }) =>
-      apiJson<CreateInvitationResponse>("POST", "/api/invitations", body),
+    mutationFn: (body: InviteValues) => api.send("POST", "/api/invitations", body, createInvitationResponse),
     onSuccess: async (created) => {
       await announceInvitation(created);
-      setEmail("");
-      setRole("sonographer");
+      form.reset(blankInvite);
       setOpen(false);
       await queryClient.invalidateQueries({ queryKey: ["/api/invitations"] });
     },
@@ -68,28 +79,12 @@ export function InviteStaffDialog() {
     },
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = createInvitationRequest.safeParse({ email, role });
-    if (!parsed.success) {
-      const next: { email?: string; role?: string } = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as "email" | "role";
-        next[key] ??= issue.message;
-      }
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    invite.mutate(parsed.data);
-  };
-
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
-        if (!next) setErrors({});
+        if (!next) form.clearErrors();
       }}
     >
       <DialogTrigger asChild>
@@ -102,7 +97,7 @@ export function InviteStaffDialog() {
         title="Invite Staff Member"
         description="They receive a link that works once and expires in 7 days."
       >
-        <form onSubmit={submit} noValidate className="grid gap-4">
+        <form onSubmit={form.handleSubmit((values) => invite.mutate(values))} noValidate className="grid gap-4">
           <div className="grid gap-1.5">
             <Label htmlFor="invite-email">Email Address</Label>
             <Input
@@ -110,27 +105,25 @@ export function InviteStaffDialog() {
               type="email"
               autoComplete="off"
               placeholder="colleague@clinic.com"
-              value={email}
               aria-invalid={errors.email ? true : undefined}
               aria-describedby={errors.email ? "invite-email-error" : undefined}
-              onChange={(e) => setEmail(e.target.value)}
+              {...form.register("email")}
             />
-            <FieldError id="invite-email-error">{errors.email}</FieldError>
+            <FieldError id="invite-email-error">{errors.email?.message}</FieldError>
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor="invite-role">Role</Label>
             <Select
               id="invite-role"
-              value={role}
               aria-invalid={errors.role ? true : undefined}
               aria-describedby={errors.role ? "invite-role-error" : undefined}
-              onChange={(e) => setRole(e.target.value)}
+              {...form.register("role")}
             >
               <option value="sonographer">Sonographer</option>
               <option value="physician">Physician (reads, edits and signs reports)</option>
               <option value="admin">Admin</option>
             </Select>
-            <FieldError id="invite-role-error">{errors.role}</FieldError>
+            <FieldError id="invite-role-error">{errors.role?.message}</FieldError>
           </div>
           <div className="flex justify-end gap-2">
             <Button variant="outline" onClick={() => setOpen(false)}>

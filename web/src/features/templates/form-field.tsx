@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Label } from "../../components/ui/input";
+import { FieldError, Label } from "../../components/ui/input";
 
 /** A labelled group of form controls. */
 export function Group({ title, children }: { title: string; children: ReactNode }) {
@@ -11,15 +11,25 @@ export function Group({ title, children }: { title: string; children: ReactNode 
   );
 }
 
+/** The id of a field's error text, for the control's aria-describedby. */
+export const errorId = (htmlFor: string) => `${htmlFor}-error`;
+
+/** The attributes that tie a control to its error text (none while it has no error). */
+export const invalidProps = (htmlFor: string, error: string | undefined) =>
+  error ? { "aria-invalid": true, "aria-describedby": errorId(htmlFor) } : {};
+
 export function Field({
   label,
   htmlFor,
   required,
+  error,
   children,
 }: {
   label: string;
   htmlFor: string;
   required?: boolean;
+  /** The control's error text, shown under it (pass invalidProps to the control too). */
+  error?: string;
   children: ReactNode;
 }) {
   return (
@@ -29,6 +39,7 @@ export function Field({
         {required ? <span aria-hidden> *</span> : null}
       </Label>
       {children}
+      <FieldError id={errorId(htmlFor)}>{error}</FieldError>
     </div>
   );
 }

@@ -1,7 +1,16 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { BookOpen } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
-import { type LegendEntry, legendCategories, legendEntry } from "../../../../domain/contracts/templates";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import {
+  type LegendEntry,
+  type LegendEntryForm,
+  legendCategories,
+  legendEntry,
+  legendEntryForm,
+  legendImageTypes,
+} from "../../../../domain/contracts/templates";
 import { DeleteButton, EditButton } from "../../components/ui/action-buttons";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, EmptyState } from "../../components/ui/card";
@@ -10,7 +19,7 @@ import { toast } from "../../components/ui/use-toast";
 import { api } from "../../lib/api";
 import { EntityScreen, useEntityScreen } from "../../lib/entity-screen";
 import { queryClient } from "../../lib/query-client";
-import { Field } from "./form-field";
+import { Field, invalidProps } from "./form-field";
 import { LegendDrawingCanvas } from "./legend-drawing-canvas";
 import { capitalize, responseText } from "./template-text";
 
@@ -95,21 +104,30 @@ export function LegendSection({
 function LegendForm({ entry, onSaved }: { entry?: LegendEntry; onSaved: () => void }) {
   const id = useId();
   const editing = Boolean(entry);
-  const [title, setTitle] = useState(entry?.title ?? "");
-  const [description, setDescription] = useState(entry?.description ?? "");
-  const [medicalMeaning, setMedicalMeaning] = useState(entry?.medicalMeaning ?? "");
-  const [category, setCategory] = useState<string>(entry?.category ?? "vascular");
-  const [keywords, setKeywords] = useState(entry?.keywords ?? "");
-  const [isActive, setIsActive] = useState(entry?.isActive ?? true);
-  const [imageType, setImageType] = useState<"upload" | "drawing">(entry?.imageType ?? "upload");
+  // The texts are checked with the shared contract (the server's required texts) before sending.
+  const form = useForm<LegendEntryForm>({
+    resolver: zodResolver(legendEntryForm),
+    defaultValues: {
+      title: entry?.title ?? "",
+      description: entry?.description ?? "",
+      medicalMeaning: entry?.medicalMeaning ?? "",
+      category: entry?.category ?? "vascular",
+      keywords: entry?.keywords ?? "",
+      isActive: entry?.isActive ?? true,
+      imageType: entry?.imageType ?? "upload",
+    },
+  });
+  const { errors } = form.formState;
+  const imageType = form.watch("imageType");
+  // The picture is not a text field: the chosen file or the drawn PNG travels beside the values.
   const [file, setFile] = useState<File | null>(null);
   const [drawing, setDrawing] = useState<string | null>(null);
 
   const save = useMutation({
-    mutationFn: (form: FormData) =>
+    mutationFn: (body: FormData) =>
       entry
-        ? api.send("PATCH", `/api/legend-entries/${entry.id}`, form, legendEntry)
-        : api.send("POST", "/api/legend-entries", form, legendEntry),
+        ? api.send("PATCH", `/api/legend-entries/${entry.id}`, body, legendEntry)
+        : api.send("POST", "/api/legend-entries", body, legendEntry),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: KEY });
       toast({ title: editing ? "Legend Entry Updated" : "Legend Entry Created", variant: "success" });
@@ -123,29 +141,34 @@ function LegendForm({ entry, onSaved }: { entry?: LegendEntry; onSaved: () => vo
       }),
   });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const form = new FormData();
-    form.append("title", title);
-    form.append("description", description);
-    form.append("medicalMeaning", medicalMeaning);
-    form.append("category", category);
-    form.append("keywords", keywords);
-    form.append("isActive", String(isActive));
-    form.append("imageType", imageType);
-    if (imageType === "upload" && file) form.append("exampleImage", file);
-    if (imageType === "drawing" && drawing) form.append("drawingData", drawing);
-    save.mutate(form);
-  }
+  const submit = (values: LegendEntryForm) => {
+    const body = new FormData();
+    body.append("title", values.title);
+    body.append("description", values.description);
+    body.append("medicalMeaning", values.medicalMeaning);
+    body.append("category", values.category);
+    body.append("keywords", values.keywords);
+    body.append("isActive", String(values.isActive));
+    body.append("imageType", values.imageType);
+    if (values.imageType === "upload" && file) body.append("exampleImage", file);
+    if (values.imageType === "drawing" && drawing) body.append("drawingData", drawing);
+    save.mutate(body);
+  };
+
+  const text = (name: "title" | "medicalMeaning" | "description" | "keywords") => ({
+    id: `${id}-${name}`,
+    ...invalidProps(`${id}-${name}`, errors[name]?.message),
+    ...form.register(name),
+  });
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form onSubmit={form.handleSubmit(submit)} noValidate className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Title" htmlFor={`${id}-title`} required>
-          <Input id={`${id}-title`} value={title} onChange={(e) => setTitle(e.target.value)} maxLength={255} />
+        <Field label="Title" htmlFor={`${id}-title`} required error={errors.title?.message}>
+          <Input {...text("title")} maxLength={255} />
         </Field>
         <Field label="Category" htmlFor={`${id}-category`}>
-          <Select id={`${id}-category`} value={category} onChange={(e) => setCategory(e.target.value)}>
+          <Select id={`${id}-category`} {...form.register("category")}>
             {legendCategories.map((c) => (
               <option key={c} value={c}>
                 {capitalize(c)}
@@ -154,32 +177,17 @@ function LegendForm({ entry, onSaved }: { entry?: LegendEntry; onSaved: () => vo
           </Select>
         </Field>
       </div>
-      <Field label="Medical meaning" htmlFor={`${id}-meaning`} required>
-        <Textarea
-          id={`${id}-meaning`}
-          value={medicalMeaning}
-          onChange={(e) => setMedicalMeaning(e.target.value)}
-          rows={2}
-        />
+      <Field label="Medical meaning" htmlFor={`${id}-medicalMeaning`} required error={errors.medicalMeaning?.message}>
+        <Textarea {...text("medicalMeaning")} rows={2} />
       </Field>
-      <Field label="Description" htmlFor={`${id}-description`}>
-        <Textarea
-          id={`${id}-description`}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-          rows={2}
-        />
+      <Field label="Description" htmlFor={`${id}-description`} error={errors.description?.message}>
+        <Textarea {...text("description")} rows={2} />
       </Field>
-      <Field label="Keywords (comma-separated)" htmlFor={`${id}-keywords`}>
-        <Input
-          id={`${id}-keywords`}
-          value={keywords}
-          onChange={(e) => setKeywords(e.target.value)}
-          placeholder="e.g. thrombus, DVT"
-        />
+      <Field label="Keywords (comma-separated)" htmlFor={`${id}-keywords`} error={errors.keywords?.message}>
+        <Input {...text("keywords")} placeholder="e.g. thrombus, DVT" />
       </Field>
       <div className="flex items-center gap-2">
-        <Checkbox id={`${id}-active`} checked={isActive} onChange={(e) => setIsActive(e.target.checked)} />
+        <Checkbox id={`${id}-active`} {...form.register("isActive")} />
         <Label htmlFor={`${id}-active`} className="font-normal">
           Active (used when generating reports)
         </Label>
@@ -187,16 +195,9 @@ function LegendForm({ entry, onSaved }: { entry?: LegendEntry; onSaved: () => vo
       <fieldset className="space-y-3">
         <legend className="text-sm font-medium text-slate-800">Example picture</legend>
         <div className="flex gap-4">
-          {(["upload", "drawing"] as const).map((type) => (
+          {legendImageTypes.map((type) => (
             <label key={type} className="flex items-center gap-2 text-sm text-slate-800">
-              <input
-                type="radio"
-                name={`${id}-image-type`}
-                value={type}
-                checked={imageType === type}
-                onChange={() => setImageType(type)}
-                className="h-4 w-4 accent-brand-600"
-              />
+              <input type="radio" value={type} {...form.register("imageType")} className="h-4 w-4 accent-brand-600" />
               {type === "upload" ? "Upload image" : "Draw"}
             </label>
           ))}

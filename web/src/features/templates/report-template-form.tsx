@@ -1,25 +1,30 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { useId } from "react";
+import { type FieldErrors, useForm } from "react-hook-form";
 import {
   type ReportTemplateForm as FormValues,
   fontFamilies,
   fontSizes,
   patientInfoLayouts,
   type ReportTemplate,
+  reportTemplate,
   reportTemplateDefaults,
+  reportTemplateForm,
   signaturePositions,
   TEMPLATE_NAME_REQUIRED,
   templateTypes,
 } from "../../../../domain/contracts/templates";
 import { Button } from "../../components/ui/button";
-import { Checkbox, FieldError, Input, Label, Select, Textarea } from "../../components/ui/input";
+import { Checkbox, Input, Label, Select, Textarea } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage } from "../../lib/api";
+import { api, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
-import { Field, Group } from "./form-field";
+import { Field, Group, invalidProps } from "./form-field";
 import { ReportTemplatePreview } from "./report-template-preview";
 
 const TEXT_FIELDS = ["name", "description", "clinicName", "clinicAddress", "clinicPhone", "footerText"] as const;
+type BooleanKey = { [K in keyof FormValues]: FormValues[K] extends boolean ? K : never }[keyof FormValues];
 const typeLabels = { pdf: "PDF only", docx: "DOCX only", both: "PDF and DOCX" } as const;
 const layoutLabels = { grid: "Grid", list: "List", compact: "Compact" } as const;
 const positionLabels = { left: "Left", center: "Center", right: "Right" } as const;
@@ -46,17 +51,21 @@ function payload(values: FormValues, editing: boolean): Record<string, unknown> 
 }
 
 export function ReportTemplateForm({ template, onSaved }: { template?: ReportTemplate; onSaved: () => void }) {
-  const [values, setValues] = useState<FormValues>(() => initialValues(template));
-  const [nameError, setNameError] = useState<string>();
   const id = useId();
   const editing = Boolean(template);
-  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  // Checked with the shared contract before sending: the name with the service's own text.
+  const form = useForm<FormValues>({
+    resolver: zodResolver(reportTemplateForm),
+    defaultValues: initialValues(template),
+  });
+  const values = form.watch();
+  const nameError = form.formState.errors.name?.message;
 
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
       template
-        ? apiJson<ReportTemplate>("PATCH", `/api/templates/${template.id}`, body)
-        : apiJson<ReportTemplate>("POST", "/api/templates", body),
+        ? api.send("PATCH", `/api/templates/${template.id}`, body, reportTemplate)
+        : api.send("POST", "/api/templates", body, reportTemplate),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ["/api/templates"] });
       toast({ title: editing ? "Template Updated" : "Template Created", variant: "success" });
@@ -70,24 +79,15 @@ export function ReportTemplateForm({ template, onSaved }: { template?: ReportTem
       }),
   });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!values.name.trim()) {
-      setNameError(TEMPLATE_NAME_REQUIRED);
-      toast({ title: "Validation Error", description: TEMPLATE_NAME_REQUIRED, variant: "destructive" });
-      return;
-    }
-    setNameError(undefined);
-    save.mutate(payload(values, editing));
-  }
+  // The name is marked at its field; every refusal (a text too long, too) is also told in a toast.
+  const refused = (found: FieldErrors<FormValues>) => {
+    const first = Object.values(found).find((error) => error?.message)?.message;
+    toast({ title: "Validation Error", description: first ?? TEMPLATE_NAME_REQUIRED, variant: "destructive" });
+  };
 
-  const check = (key: keyof FormValues, label: string) => (
+  const check = (key: BooleanKey, label: string) => (
     <div className="flex items-center gap-2">
-      <Checkbox
-        id={`${id}-${key}`}
-        checked={values[key] as boolean}
-        onChange={(e) => set(key, e.target.checked as never)}
-      />
+      <Checkbox id={`${id}-${key}`} {...form.register(key)} />
       <Label htmlFor={`${id}-${key}`} className="font-normal">
         {label}
       </Label>
@@ -95,34 +95,26 @@ export function ReportTemplateForm({ template, onSaved }: { template?: ReportTem
   );
 
   return (
-    <form onSubmit={submit} noValidate className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,22rem)]">
+    <form
+      onSubmit={form.handleSubmit((valid) => save.mutate(payload(valid, editing)), refused)}
+      noValidate
+      className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,22rem)]"
+    >
       <div className="space-y-5">
         <Group title="Template">
-          <Field label="Template name" htmlFor={`${id}-name`} required>
+          <Field label="Template name" htmlFor={`${id}-name`} required error={nameError}>
             <Input
               id={`${id}-name`}
-              value={values.name}
-              onChange={(e) => set("name", e.target.value)}
-              aria-invalid={nameError ? true : undefined}
-              aria-describedby={nameError ? `${id}-name-error` : undefined}
+              {...invalidProps(`${id}-name`, nameError)}
               maxLength={255}
+              {...form.register("name")}
             />
-            <FieldError id={`${id}-name-error`}>{nameError}</FieldError>
           </Field>
           <Field label="Description" htmlFor={`${id}-description`}>
-            <Textarea
-              id={`${id}-description`}
-              value={values.description}
-              onChange={(e) => set("description", e.target.value)}
-              rows={2}
-            />
+            <Textarea id={`${id}-description`} rows={2} {...form.register("description")} />
           </Field>
           <Field label="Output format" htmlFor={`${id}-type`}>
-            <Select
-              id={`${id}-type`}
-              value={values.templateType}
-              onChange={(e) => set("templateType", e.target.value as FormValues["templateType"])}
-            >
+            <Select id={`${id}-type`} {...form.register("templateType")}>
               {templateTypes.map((t) => (
                 <option key={t} value={t}>
                   {typeLabels[t]}
@@ -136,32 +128,19 @@ export function ReportTemplateForm({ template, onSaved }: { template?: ReportTem
           {check("showHeader", "Show header")}
           {check("showLogo", "Show clinic logo")}
           <Field label="Clinic name" htmlFor={`${id}-clinic`}>
-            <Input id={`${id}-clinic`} value={values.clinicName} onChange={(e) => set("clinicName", e.target.value)} />
+            <Input id={`${id}-clinic`} {...form.register("clinicName")} />
           </Field>
           <Field label="Clinic address" htmlFor={`${id}-address`}>
-            <Input
-              id={`${id}-address`}
-              value={values.clinicAddress}
-              onChange={(e) => set("clinicAddress", e.target.value)}
-            />
+            <Input id={`${id}-address`} {...form.register("clinicAddress")} />
           </Field>
           <Field label="Clinic phone" htmlFor={`${id}-phone`}>
-            <Input
-              id={`${id}-phone`}
-              type="tel"
-              value={values.clinicPhone}
-              onChange={(e) => set("clinicPhone", e.target.value)}
-            />
+            <Input id={`${id}-phone`} type="tel" {...form.register("clinicPhone")} />
           </Field>
         </Group>
 
         <Group title="Patient information and sections">
           <Field label="Patient info layout" htmlFor={`${id}-layout`}>
-            <Select
-              id={`${id}-layout`}
-              value={values.patientInfoLayout}
-              onChange={(e) => set("patientInfoLayout", e.target.value as FormValues["patientInfoLayout"])}
-            >
+            <Select id={`${id}-layout`} {...form.register("patientInfoLayout")}>
               {patientInfoLayouts.map((l) => (
                 <option key={l} value={l}>
                   {layoutLabels[l]}
@@ -181,11 +160,7 @@ export function ReportTemplateForm({ template, onSaved }: { template?: ReportTem
         <Group title="Signature and footer">
           {check("showSignature", "Show signature")}
           <Field label="Signature position" htmlFor={`${id}-signature`}>
-            <Select
-              id={`${id}-signature`}
-              value={values.signaturePosition}
-              onChange={(e) => set("signaturePosition", e.target.value as FormValues["signaturePosition"])}
-            >
+            <Select id={`${id}-signature`} {...form.register("signaturePosition")}>
               {signaturePositions.map((p) => (
                 <option key={p} value={p}>
                   {positionLabels[p]}
@@ -199,12 +174,7 @@ export function ReportTemplateForm({ template, onSaved }: { template?: ReportTem
             {check("showGenerationDate", "Show generation date")}
           </div>
           <Field label="Footer text" htmlFor={`${id}-footer`}>
-            <Textarea
-              id={`${id}-footer`}
-              value={values.footerText}
-              onChange={(e) => set("footerText", e.target.value)}
-              rows={2}
-            />
+            <Textarea id={`${id}-footer`} rows={2} {...form.register("footerText")} />
           </Field>
         </Group>
 
@@ -215,27 +185,18 @@ export function ReportTemplateForm({ template, onSaved }: { template?: ReportTem
                 id={`${id}-color`}
                 type="color"
                 className="h-10 cursor-pointer p-1"
-                value={values.primaryColor}
-                onChange={(e) => set("primaryColor", e.target.value)}
+                {...form.register("primaryColor")}
               />
             </Field>
             <Field label="Font" htmlFor={`${id}-font`}>
-              <Select
-                id={`${id}-font`}
-                value={values.fontFamily}
-                onChange={(e) => set("fontFamily", e.target.value as FormValues["fontFamily"])}
-              >
+              <Select id={`${id}-font`} {...form.register("fontFamily")}>
                 {fontFamilies.map((f) => (
                   <option key={f}>{f}</option>
                 ))}
               </Select>
             </Field>
             <Field label="Font size" htmlFor={`${id}-size`}>
-              <Select
-                id={`${id}-size`}
-                value={values.fontSize}
-                onChange={(e) => set("fontSize", e.target.value as FormValues["fontSize"])}
-              >
+              <Select id={`${id}-size`} {...form.register("fontSize")}>
                 {fontSizes.map((s) => (
                   <option key={s}>{s}</option>
                 ))}

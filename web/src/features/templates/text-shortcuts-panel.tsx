@@ -1,7 +1,15 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { Copy, CornerDownLeft, Plus, Search } from "lucide-react";
-import { type FormEvent, useId, useMemo, useState } from "react";
-import { shortcutCategories, type TextShortcut, textShortcut } from "../../../../domain/contracts/templates";
+import { useId, useMemo, useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import {
+  shortcutCategories,
+  type TextShortcut,
+  textShortcut,
+  textShortcutRequest,
+} from "../../../../domain/contracts/templates";
 import { DeleteButton, EditButton } from "../../components/ui/action-buttons";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, EmptyState } from "../../components/ui/card";
@@ -10,7 +18,7 @@ import { toast } from "../../components/ui/use-toast";
 import { api, apiRequest, errorMessage } from "../../lib/api";
 import { EntityScreen, useEntityScreen } from "../../lib/entity-screen";
 import { queryClient } from "../../lib/query-client";
-import { Field } from "./form-field";
+import { Field, invalidProps } from "./form-field";
 import { capitalize } from "./template-text";
 
 const KEY = ["/api/text-shortcuts"];
@@ -182,16 +190,25 @@ export function TextShortcutsPanel({
   );
 }
 
+type ShortcutValues = z.output<typeof textShortcutRequest>;
+
 function ShortcutForm({ shortcut, onSaved }: { shortcut?: TextShortcut; onSaved: () => void }) {
   const id = useId();
   const editing = Boolean(shortcut);
-  const [title, setTitle] = useState(shortcut?.title ?? "");
-  const [shortText, setShortText] = useState(shortcut?.shortText ?? "");
-  const [category, setCategory] = useState(shortcut?.category ?? "general");
-  const [tags, setTags] = useState(shortcut?.tags ?? "");
+  // The server's own contract: the same required texts and lengths, checked before sending.
+  const form = useForm<z.input<typeof textShortcutRequest>, unknown, ShortcutValues>({
+    resolver: zodResolver(textShortcutRequest),
+    defaultValues: {
+      title: shortcut?.title ?? "",
+      shortText: shortcut?.shortText ?? "",
+      category: (shortcut?.category ?? "general") as ShortcutValues["category"],
+      tags: shortcut?.tags ?? "",
+    },
+  });
+  const { errors } = form.formState;
 
   const save = useMutation({
-    mutationFn: (body: Record<string, string>) =>
+    mutationFn: (body: ShortcutValues) =>
       shortcut
         ? api.send("PUT", `/api/text-shortcuts/${shortcut.id}`, body, textShortcut)
         : api.send("POST", "/api/text-shortcuts", body, textShortcut),
@@ -208,22 +225,27 @@ function ShortcutForm({ shortcut, onSaved }: { shortcut?: TextShortcut; onSaved:
       }),
   });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    save.mutate({ title, shortText, category, tags });
-  }
-
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
-      <Field label="Title" htmlFor={`${id}-title`} required>
-        <Input id={`${id}-title`} value={title} onChange={(e) => setTitle(e.target.value)} maxLength={255} />
+    <form onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate className="space-y-4">
+      <Field label="Title" htmlFor={`${id}-title`} required error={errors.title?.message}>
+        <Input
+          id={`${id}-title`}
+          maxLength={255}
+          {...invalidProps(`${id}-title`, errors.title?.message)}
+          {...form.register("title")}
+        />
       </Field>
-      <Field label="Text" htmlFor={`${id}-text`} required>
-        <Textarea id={`${id}-text`} value={shortText} onChange={(e) => setShortText(e.target.value)} rows={4} />
+      <Field label="Text" htmlFor={`${id}-text`} required error={errors.shortText?.message}>
+        <Textarea
+          id={`${id}-text`}
+          rows={4}
+          {...invalidProps(`${id}-text`, errors.shortText?.message)}
+          {...form.register("shortText")}
+        />
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Category" htmlFor={`${id}-category`}>
-          <Select id={`${id}-category`} value={category} onChange={(e) => setCategory(e.target.value)}>
+        <Field label="Category" htmlFor={`${id}-category`} error={errors.category?.message}>
+          <Select id={`${id}-category`} {...form.register("category")}>
             {shortcutCategories.map((c) => (
               <option key={c} value={c}>
                 {capitalize(c)}
@@ -231,12 +253,12 @@ function ShortcutForm({ shortcut, onSaved }: { shortcut?: TextShortcut; onSaved:
             ))}
           </Select>
         </Field>
-        <Field label="Tags (comma-separated)" htmlFor={`${id}-tags`}>
+        <Field label="Tags (comma-separated)" htmlFor={`${id}-tags`} error={errors.tags?.message}>
           <Input
             id={`${id}-tags`}
-            value={tags}
-            onChange={(e) => setTags(e.target.value)}
             placeholder="e.g. venous, normal"
+            {...invalidProps(`${id}-tags`, errors.tags?.message)}
+            {...form.register("tags")}
           />
         </Field>
       </div>

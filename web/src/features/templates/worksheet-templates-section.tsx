@@ -1,11 +1,16 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { ImageIcon, ScanText } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
+import { type FieldErrors, useForm } from "react-hook-form";
+import type { z } from "zod";
 import {
+  type WorksheetTemplateForm as UploadInput,
   WORKSHEET_TEMPLATE_REQUIRED,
   type WorksheetTemplate,
   worksheetCategories,
   worksheetTemplate,
+  worksheetTemplateForm,
 } from "../../../../domain/contracts/templates";
 import { DeleteButton } from "../../components/ui/action-buttons";
 import { Button } from "../../components/ui/button";
@@ -16,7 +21,7 @@ import { toast } from "../../components/ui/use-toast";
 import { api } from "../../lib/api";
 import { EntityScreen, useEntityScreen } from "../../lib/entity-screen";
 import { queryClient } from "../../lib/query-client";
-import { Field } from "./form-field";
+import { Field, invalidProps } from "./form-field";
 import { FormZonesEditor } from "./form-zones-editor";
 import { capitalize, responseText } from "./template-text";
 
@@ -121,15 +126,18 @@ export function WorksheetTemplatesSection({
   );
 }
 
+type UploadValues = z.output<typeof worksheetTemplateForm>;
+
 function WorksheetTemplateForm({ onSaved }: { onSaved: () => void }) {
   const id = useId();
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [category, setCategory] = useState<string>("vascular");
-  const [file, setFile] = useState<File | null>(null);
+  const form = useForm<UploadInput, unknown, UploadValues>({
+    resolver: zodResolver(worksheetTemplateForm),
+    defaultValues: { name: "", description: "", category: "vascular", worksheetFile: undefined },
+  });
+  const { errors } = form.formState;
 
   const upload = useMutation({
-    mutationFn: (form: FormData) => api.send("POST", "/api/worksheet-templates", form, worksheetTemplate),
+    mutationFn: (body: FormData) => api.send("POST", "/api/worksheet-templates", body, worksheetTemplate),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: KEY });
       toast({ title: "Worksheet Template Created", variant: "success" });
@@ -143,35 +151,45 @@ function WorksheetTemplateForm({ onSaved }: { onSaved: () => void }) {
       }),
   });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!name.trim() || !file) {
-      toast({ title: "Upload Failed", description: WORKSHEET_TEMPLATE_REQUIRED, variant: "destructive" });
-      return;
-    }
-    const form = new FormData();
-    form.append("name", name.trim());
-    form.append("description", description);
-    form.append("category", category);
-    form.append("worksheetFile", file);
-    upload.mutate(form);
-  }
+  const submit = (values: UploadValues) => {
+    const body = new FormData();
+    body.append("name", values.name);
+    body.append("description", values.description);
+    body.append("category", values.category);
+    body.append("worksheetFile", values.worksheetFile);
+    upload.mutate(body);
+  };
+
+  // The spec tells a missing name or file in one toast; the fields at fault are marked too.
+  const refused = (found: FieldErrors<UploadInput>) => {
+    const first = found.name ?? found.worksheetFile ?? found.description ?? found.category;
+    toast({
+      title: "Upload Failed",
+      description: first?.message ?? WORKSHEET_TEMPLATE_REQUIRED,
+      variant: "destructive",
+    });
+  };
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form onSubmit={form.handleSubmit(submit, refused)} noValidate className="space-y-4">
       <Field label="Template name" htmlFor={`${id}-name`} required>
-        <Input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
+        <Input
+          id={`${id}-name`}
+          maxLength={255}
+          aria-invalid={errors.name ? true : undefined}
+          {...form.register("name")}
+        />
       </Field>
-      <Field label="Description" htmlFor={`${id}-description`}>
+      <Field label="Description" htmlFor={`${id}-description`} error={errors.description?.message}>
         <Textarea
           id={`${id}-description`}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
           rows={2}
+          {...invalidProps(`${id}-description`, errors.description?.message)}
+          {...form.register("description")}
         />
       </Field>
       <Field label="Category" htmlFor={`${id}-category`}>
-        <Select id={`${id}-category`} value={category} onChange={(e) => setCategory(e.target.value)}>
+        <Select id={`${id}-category`} {...form.register("category")}>
           {worksheetCategories.map((c) => (
             <option key={c} value={c}>
               {capitalize(c)}
@@ -185,7 +203,10 @@ function WorksheetTemplateForm({ onSaved }: { onSaved: () => void }) {
           type="file"
           accept="image/jpeg,image/png,image/gif,image/webp,application/pdf,.pdf"
           className="h-auto py-1.5"
-          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          aria-invalid={errors.worksheetFile ? true : undefined}
+          onChange={(e) =>
+            form.setValue("worksheetFile", e.target.files?.[0], { shouldValidate: form.formState.isSubmitted })
+          }
         />
       </Field>
       <div className="flex justify-end">
