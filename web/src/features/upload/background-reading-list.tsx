@@ -31,9 +31,9 @@ export function BackgroundReadingList({
   if (items.length === 0) return null;
   const reading = items.filter((item) => !settled(item)).length;
   return (
-    <Card>
+    <Card role="region" aria-labelledby="background-reading-title">
       <CardHeader>
-        <CardTitle>Worksheets being read</CardTitle>
+        <CardTitle id="background-reading-title">Worksheets being read</CardTitle>
         <p className="text-sm text-slate-700" aria-live="polite">
           {reading > 0
             ? `${reading} of ${items.length} still being read. You can keep working meanwhile.`

@@ -17,8 +17,30 @@ import { patientDataRead, useWorksheetUpload } from "./use-worksheet-upload";
 import { WorksheetUploadCard } from "./worksheet-upload-card";
 import { WorksheetViewer } from "./worksheet-viewer";
 
+/** The fields checked beside the worksheet: as OCR read them, then as the clinician corrects them. */
+type Sheet = {
+  patient: PatientFields;
+  header: HeaderForm;
+  indication: string;
+  comments: string;
+  /** Per field, how sure OCR was; null once the clinician has changed it. */
+  extraction: Extraction;
+  scanType: string;
+  scanTypeDetected: boolean;
+};
+
+const emptySheet: Sheet = {
+  patient: emptyPatient,
+  header: emptyHeader,
+  indication: "",
+  comments: "",
+  extraction: noExtraction,
+  scanType: "",
+  scanTypeDetected: false,
+};
+
 /** What OCR read of the sheet: each field's value, and how sure it was where it read one. */
-function readSheet(result: OcrResult) {
+function readSheet(result: OcrResult): Sheet {
   const f = result.fields;
   const sex = f.sex.value?.trim().toLowerCase() ?? "";
   const header: HeaderForm = {
@@ -38,7 +60,20 @@ function readSheet(result: OcrResult) {
     sonographerName: sure(f.sonographer),
     indication: sure(f.indication),
   };
-  return { header, extraction, indication: f.indication.value ?? "", comments: f.comments.value ?? "" };
+  const detected = (scanTypes as readonly string[]).includes(result.scanType ?? "");
+  return {
+    patient: {
+      patientName: result.patientName ?? "",
+      patientDob: result.patientDob ?? "",
+      examDate: result.examDate ?? "",
+    },
+    header,
+    indication: f.indication.value ?? "",
+    comments: f.comments.value ?? "",
+    extraction,
+    scanType: detected ? result.scanType! : "",
+    scanTypeDetected: detected,
+  };
 }
 
 /**
@@ -47,13 +82,8 @@ function readSheet(result: OcrResult) {
  * own impression.
  */
 export function UploadPage() {
-  const [patient, setPatient] = useState<PatientFields>(emptyPatient);
-  const [header, setHeader] = useState<HeaderForm>(emptyHeader);
-  const [indication, setIndication] = useState("");
-  const [comments, setComments] = useState("");
-  const [extraction, setExtraction] = useState<Extraction>(noExtraction);
-  const [scanType, setScanType] = useState("");
-  const [scanTypeDetected, setScanTypeDetected] = useState(false);
+  const [sheet, setSheet] = useState<Sheet>(emptySheet);
+  const { patient, header, indication, comments, extraction, scanType, scanTypeDetected } = sheet;
   const [rows, setRows] = useState<MeasurementRow[]>([]);
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const [report, setReport] = useState<unknown>(null);
@@ -61,34 +91,24 @@ export function UploadPage() {
   const previewRef = useRef<HTMLElement>(null);
 
   const onNewUpload = useCallback(() => {
-    setPatient(emptyPatient);
-    setHeader(emptyHeader);
-    setIndication("");
-    setComments("");
-    setExtraction(noExtraction);
-    setScanType("");
-    setScanTypeDetected(false);
+    setSheet(emptySheet);
     setRows([]);
     setSelectedKey(null);
     setReport(null);
   }, []);
 
   const onOcrResult = useCallback((result: OcrResult) => {
-    setPatient({
-      patientName: result.patientName ?? "",
-      patientDob: result.patientDob ?? "",
-      examDate: result.examDate ?? "",
-    });
-    const sheet = readSheet(result);
-    setHeader(sheet.header);
-    setIndication(sheet.indication);
-    setComments(sheet.comments);
-    setExtraction(sheet.extraction);
-    const detected = (scanTypes as readonly string[]).includes(result.scanType ?? "");
-    setScanType(detected ? result.scanType! : "");
-    setScanTypeDetected(detected);
+    setSheet(readSheet(result));
     setRows(rowsFromOcr(result.measurements));
   }, []);
+
+  /** A field the clinician changed is their value now, no longer what OCR read. */
+  const edit = (change: (current: Sheet) => Partial<Sheet>, field?: keyof Extraction) =>
+    setSheet((current) => ({
+      ...current,
+      ...change(current),
+      extraction: field ? { ...current.extraction, [field]: null } : current.extraction,
+    }));
 
   const { phase, progress, stage, ocrProgress, worksheet, ocrResult, ocrFailed, upload, open } = useWorksheetUpload({
     onNewUpload,
@@ -111,8 +131,6 @@ export function UploadPage() {
 
   const completed = phase === "completed";
   const ocrExtracted = patientDataRead(ocrResult);
-  // An edited field is the clinician's value now, no longer what OCR read.
-  const edited = (field: keyof Extraction) => setExtraction((current) => ({ ...current, [field]: null }));
   const checked: PatientInput = {
     ...patient,
     ...headerFieldsOf(header),
@@ -151,22 +169,10 @@ export function UploadPage() {
             showManualNotice={completed && !ocrExtracted}
             scanType={scanType}
             scanTypeDetected={scanTypeDetected}
-            onChange={(field, value) => {
-              setPatient((current) => ({ ...current, [field]: value }));
-              edited(field);
-            }}
-            onHeaderChange={(field, value) => {
-              setHeader((current) => ({ ...current, [field]: value }));
-              edited(field);
-            }}
-            onIndicationChange={(value) => {
-              setIndication(value);
-              edited("indication");
-            }}
-            onScanTypeChange={(value) => {
-              setScanType(value);
-              setScanTypeDetected(false);
-            }}
+            onChange={(field, value) => edit((s) => ({ patient: { ...s.patient, [field]: value } }), field)}
+            onHeaderChange={(field, value) => edit((s) => ({ header: { ...s.header, [field]: value } }), field)}
+            onIndicationChange={(value) => edit(() => ({ indication: value }), "indication")}
+            onScanTypeChange={(value) => edit(() => ({ scanType: value, scanTypeDetected: false }))}
           />
           <DateWarnings patientDob={patient.patientDob} examDate={patient.examDate} />
         </div>
@@ -215,7 +221,9 @@ export function UploadPage() {
               setGenerations((n) => n + 1);
             }}
           />
-          {completed ? <SonographerImpression comments={comments} onChange={setComments} /> : null}
+          {completed ? (
+            <SonographerImpression comments={comments} onChange={(value) => edit(() => ({ comments: value }))} />
+          ) : null}
         </div>
         <section
           ref={previewRef}

@@ -19,10 +19,15 @@ export type BatchItem = {
 const BATCH_KEY = "sonoscribe.reading-batch";
 const POLL_MS = 1500;
 
+/** Said of a file whose upload a reload cut short: the page no longer has the file to send. */
+export const CHOOSE_AGAIN = "choose them again";
+
+/** The saved batch; a file that had no worksheet yet when the page went cannot be uploaded now. */
 const load = (): BatchItem[] => {
   try {
     const saved = JSON.parse(sessionStorage.getItem(BATCH_KEY) ?? "[]") as BatchItem[];
-    return Array.isArray(saved) ? saved : [];
+    if (!Array.isArray(saved)) return [];
+    return saved.map((item) => (item.id === null && !item.refused ? { ...item, refused: CHOOSE_AGAIN } : item));
   } catch {
     return [];
   }
@@ -39,6 +44,8 @@ export function useBackgroundReading() {
   const [items, setItems] = useState<BatchItem[]>(load);
   const itemsRef = useRef(items);
   itemsRef.current = items;
+  /** Items whose OCR this page asks for (or already did): any other still pending lost its request to a reload. */
+  const asked = useRef(new Set<string>());
 
   useEffect(() => {
     sessionStorage.setItem(BATCH_KEY, JSON.stringify(items));
@@ -59,6 +66,7 @@ export function useBackgroundReading() {
         file,
       }));
       setItems((current) => [...current, ...added.map(({ file: _file, ...item }) => item)]);
+      for (const { key } of added) asked.current.add(key);
       // One after another: the uploads share the clinician's connection, and the reader reads one at a time.
       for (const { file, key, refused } of added) {
         if (refused) continue;
@@ -86,6 +94,12 @@ export function useBackgroundReading() {
         if (item.id === null || settled(item)) continue;
         try {
           const view = await apiJson<OcrView>("GET", `/api/worksheets/${item.id}/ocr`);
+          if (view.state === "pending" && !asked.current.has(item.key)) {
+            // Uploaded just before a reload, its OCR never asked for: ask once now.
+            asked.current.add(item.key);
+            await apiRequest("POST", `/api/worksheets/${item.id}/ocr?wait=0`);
+            continue;
+          }
           update(item.key, {
             view: { state: view.state, stage: view.stage, progress: view.progress, error: view.error },
           });

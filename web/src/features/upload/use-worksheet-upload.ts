@@ -173,7 +173,10 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
         const detail = await apiJson<WorksheetDetail>("GET", `/api/worksheets/${saved}`);
         if (mine !== generation.current) return;
         setWorksheet(detail);
+        setProgress(100);
         if (detail.ocrStatus === "completed" && detail.ocrResult) return succeeded(detail.ocrResult, false);
+        // Uploaded, and the page reloaded before its OCR was asked for: ask now.
+        if (detail.ocrStatus === "pending") return runOcr(saved, mine);
         if (detail.ocrStatus !== "processing") {
           sessionStorage.removeItem(READING_KEY);
           setPhase("uploaded");
@@ -187,7 +190,7 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
         sessionStorage.removeItem(READING_KEY);
       }
     })();
-  }, [follow, succeeded]);
+  }, [follow, succeeded, runOcr]);
 
   /** Opens a worksheet read in the background (the batch list) as the one being checked. */
   const open = useCallback(
@@ -246,6 +249,8 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
         const record = await request.promise;
         if (mine !== generation.current) return;
         setWorksheet(record);
+        // Remembered now, not when OCR starts 0.5 s later: a reload in between still has it read.
+        sessionStorage.setItem(READING_KEY, String(record.id));
         setProgress(100);
         setPhase("uploaded");
         toast({ title: "Upload Successful", description: "Worksheet uploaded successfully", variant: "success" });
