@@ -143,6 +143,35 @@ describe("rescoreNameWord", () => {
     expect(rescoreNameWord({ text: "Jacksou", matrix: clear, from: 0, to: clear.steps }, lexicon).text).toBe("Jacksou");
   });
 
+  it("keeps a rare listed surname read clearly instead of a common one an edit away", () => {
+    const names = fromWords(
+      [],
+      new Map([
+        ["anderson", 11],
+        ["andersson", 24941],
+      ]),
+    );
+    // Every letter at 0.99: "ANDERSON" would need one clear "S" to be a blank (about 1/50 of the reading).
+    const m = syntheticRegion("ANDERSSON", { u: 0, v: 0 }, 0.99).matrix;
+    expect(rescoreNameWord({ text: "ANDERSSON", matrix: m, from: 0, to: m.steps }, names)).toEqual({
+      text: "ANDERSSON",
+      factor: 1,
+    });
+  });
+
+  it("still corrects a listed name read without confidence to a common name the recogniser also saw", () => {
+    const names = fromWords(
+      [],
+      new Map([
+        ["anderson", 11],
+        ["andersson", 24941],
+      ]),
+    );
+    // A scrawl: every letter at 0.45, the second "S" as likely a blank.
+    const m = syntheticRegion("ANDERSSON", { u: 0, v: 0 }, 0.45).matrix;
+    expect(rescoreNameWord({ text: "ANDERSSON", matrix: m, from: 0, to: m.steps }, names).text).toBe("ANDERSON");
+  });
+
   it("leaves a common name as read", () => {
     const m = syntheticRegion("Thomas", { u: 0, v: 0 }).matrix;
     expect(rescoreNameWord({ text: "Thomas", matrix: m, from: 0, to: m.steps }, lexicon)).toEqual({

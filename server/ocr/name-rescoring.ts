@@ -13,11 +13,17 @@ export type NameWord = { text: string; matrix: CharMatrix; from: number; to: num
  */
 const SEEN_MARGIN = Math.log(20);
 /**
- * Beyond this (1/1000 of the reading's probability) the recogniser did not see the name, however common: a rare
- * name read clearly is kept. Between the two margins the census carries the choice more than the image does (a
- * scrawled "Jacksou" is Jackson), so the name is taken but shown for checking.
+ * Beyond this (1/1000 of the reading's probability) the recogniser did not see the name, however common. Between
+ * the two margins the census carries the choice more than the image does (a scrawled "Jacksou" is Jackson), so the
+ * name is taken but shown for checking; only for a reading that is no name, or a name read without confidence
+ * (CONFIDENT_CHAR): a rare name read clearly ("ANDERSSON") is the patient's, not a misread "ANDERSON".
  */
 const PLAUSIBLE_MARGIN = Math.log(1000);
+/**
+ * A reading the recogniser gave at least this probability a character (geometric mean over the word, all
+ * alignments) is confident: when it is a listed name, only a name within SEEN_MARGIN may replace it.
+ */
+const CONFIDENT_CHAR = 0.5;
 /**
  * The same bound for a reading no list knows ("Thompon", "MOKKIS"): it is no name as written, so a close common
  * name the recogniser gave 1/100,000 of its probability is the better guess, still shown for checking; only a
@@ -74,13 +80,15 @@ export function rescoreNameWord(word: NameWord, lexicon: NameLexicon, prefix = "
   // Scored with the prefix ("O'" of "O'Brien"), which was read along with the name.
   const logOf = (name: string) => labelLogProb(word.matrix, prefix + name, word.from, word.to);
   const readLog = logOf(core);
+  const confident = known && readLog >= core.length * Math.log(CONFIDENT_CHAR);
+  const marginFor = (name: string) => {
+    if (confident) return SEEN_MARGIN;
+    return known || name.length < core.length ? PLAUSIBLE_MARGIN : UNKNOWN_PLAUSIBLE_MARGIN;
+  };
   const score = (log: number, rank: number) => log - RANK_WEIGHT * Math.log(Math.min(rank, UNKNOWN_RANK));
   const scored = near
     .map((name) => ({ name, log: logOf(name), rank: lexicon.rank(name) }))
-    .filter((c) => {
-      const margin = known || c.name.length < core.length ? PLAUSIBLE_MARGIN : UNKNOWN_PLAUSIBLE_MARGIN;
-      return c.log >= readLog - margin;
-    })
+    .filter((c) => c.log >= readLog - marginFor(c.name))
     .sort((a, b) => score(b.log, b.rank) - score(a.log, a.rank));
   const best = scored[0];
   const readScore = score(readLog, readRank);
