@@ -106,6 +106,42 @@ describe("rescoreNameWord", () => {
     expect(rescoreNameWord({ text: "O'BRJEN", matrix: m, from: 0, to: m.steps }, names).text).toBe("O'BRIEN");
   });
 
+  it("checks each part of a hyphenated name and keeps the hyphen", () => {
+    const names = fromWords(
+      [],
+      new Map([
+        ["dubois", 1248],
+        ["sanchez", 52],
+      ]),
+    );
+    // "Dubois-Sanchcz" where the recogniser also saw the "e".
+    const m = syntheticRegion("Dubois-Sanchcz", { u: 0, v: 0 }, 0.6, { 12: { char: "e", prob: 0.3 } }).matrix;
+    expect(rescoreNameWord({ text: "Dubois-Sanchcz", matrix: m, from: 0, to: m.steps }, names).text).toBe(
+      "Dubois-Sanchez",
+    );
+  });
+
+  it("puts back an apostrophe after O the recogniser saw, and none it did not", () => {
+    const names = fromWords(
+      [],
+      new Map([
+        ["obrien", 281],
+        ["brien", 6278],
+        ["owen", 300],
+        ["wen", 5000],
+      ]),
+    );
+    const read = (text: string, apostrophe: number) => {
+      const m = syntheticRegion(text, { u: 0, v: 0 }, 0.9).matrix;
+      // The step between the "O" and the next letter: a faint apostrophe beside the blank.
+      m.probs[2 * 96] = 1 - apostrophe;
+      m.probs[2 * 96 + ASCII_CHARS.indexOf("'") + 1] = apostrophe;
+      return rescoreNameWord({ text, matrix: m, from: 0, to: m.steps }, names).text;
+    };
+    expect(read("OBRIEN", 0.3)).toBe("O'BRIEN");
+    expect(read("OWEN", 0.0001)).toBe("OWEN");
+  });
+
   it("puts back the space between two names read as one word", () => {
     const names = fromWords(
       ["andrewfitz"],

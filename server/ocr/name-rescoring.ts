@@ -67,18 +67,31 @@ function caseLike(name: string, like: string): string {
  * with the name and kept, but not checked.
  * Returns the word and a factor for the field's confidence.
  */
-export function rescoreNameWord(word: NameWord, lexicon: NameLexicon, prefix = ""): { text: string; factor: number } {
-  const core = word.text.slice(prefix.length);
-  if (!prefix && /^[A-Za-z]+(['-][A-Za-z]+)+$/.test(core)) return joinedName(word, lexicon);
+export function rescoreNameWord(
+  word: NameWord,
+  lexicon: NameLexicon,
+  prefix = "",
+  suffix = "",
+): { text: string; factor: number } {
+  const core = word.text.slice(prefix.length, word.text.length - suffix.length);
+  if (!prefix && !suffix && /^[A-Za-z]+(['-][A-Za-z]+)+$/.test(core)) return joinedName(word, lexicon);
   if (!/^[A-Za-z]{3,}$/.test(core)) return { text: word.text, factor: 1 };
+  if (!prefix && !suffix) {
+    const restored = apostropheName(word, lexicon);
+    if (restored) return rescoreNameWord({ ...word, text: restored }, lexicon, restored.slice(0, 2));
+  }
   const readRank = lexicon.rank(core);
   if (readRank <= SURE_RANK) return { text: word.text, factor: 1 };
   const known = Number.isFinite(readRank);
   const kept = { text: word.text, factor: known ? 1 : UNKNOWN_FACTOR };
-  const near = candidateNames(word, core, lexicon, prefix);
-  if (near.length === 0) return known ? kept : (twoNames(core, lexicon) ?? kept);
-  // Scored with the prefix ("O'" of "O'Brien"), which was read along with the name.
-  const logOf = (name: string) => labelLogProb(word.matrix, prefix + name, word.from, word.to);
+  const split = () => {
+    const two = twoNames(core, lexicon);
+    return two ? { text: prefix + two.text + suffix, factor: two.factor } : kept;
+  };
+  const near = candidateNames(word, core, lexicon, prefix || suffix);
+  if (near.length === 0) return known ? kept : split();
+  // Scored with what was read around the name ("O'" of "O'Brien", "-Jones" of "Smith-Jones").
+  const logOf = (name: string) => labelLogProb(word.matrix, prefix + name + suffix, word.from, word.to);
   const readLog = logOf(core);
   const confident = known && readLog >= core.length * Math.log(CONFIDENT_CHAR);
   const marginFor = (name: string) => {
@@ -92,13 +105,13 @@ export function rescoreNameWord(word: NameWord, lexicon: NameLexicon, prefix = "
     .sort((a, b) => score(b.log, b.rank) - score(a.log, a.rank));
   const best = scored[0];
   const readScore = score(readLog, readRank);
-  if (!best || score(best.log, best.rank) <= readScore) return known ? kept : (twoNames(core, lexicon) ?? kept);
+  if (!best || score(best.log, best.rank) <= readScore) return known ? kept : split();
   // The replacement's share among the reading and its close names: two names almost as likely leave doubt.
   const top = score(best.log, best.rank);
   const total = Math.exp(readScore - top) + scored.reduce((s, c) => s + Math.exp(score(c.log, c.rank) - top), 0);
   const seen = best.log >= readLog - SEEN_MARGIN;
   return {
-    text: prefix + caseLike(best.name, core),
+    text: prefix + caseLike(best.name, core) + suffix,
     factor: seen ? 1 / total : Math.min(1 / total, CENSUS_CARRIED_FACTOR),
   };
 }
@@ -129,8 +142,30 @@ function joinedName(word: NameWord, lexicon: NameLexicon): { text: string; facto
   // "O'BRJEN": the name after the prefix is checked like any other, with the prefix kept.
   if (parts.length === 2 && prefix(parts[0]!, 0)) return rescoreNameWord(word, lexicon, word.text.slice(0, 2));
   const joined = parts.join("");
-  if (!known(joined)) return { text: word.text, factor: UNKNOWN_FACTOR };
-  return rescoreNameWord({ ...word, text: joined }, lexicon);
+  if (known(joined)) return rescoreNameWord({ ...word, text: joined }, lexicon);
+  // "Dubois-Sanchcz": each part checked like any other name, with the hyphen and the other part kept as read.
+  if (parts.length !== 2 || parts.some((p) => p.length < 3)) return { text: word.text, factor: UNKNOWN_FACTOR };
+  const separator = word.text[parts[0]!.length]!;
+  const first = rescoreNameWord(word, lexicon, "", separator + parts[1]);
+  const second = rescoreNameWord(
+    { ...word, text: first.text },
+    lexicon,
+    first.text.slice(0, first.text.indexOf(separator) + 1),
+  );
+  return { text: second.text, factor: Math.min(first.factor, second.factor) };
+}
+
+/**
+ * "OBRIEN" for "O'BRIEN": the census writes such names without their apostrophe, so a reading of O or D before a
+ * listed name gets its apostrophe back when the recogniser gave the apostrophe real probability (SEEN_MARGIN) where
+ * it belongs. A name read without any trace of one ("OWEN") stays as read.
+ */
+function apostropheName(word: NameWord, lexicon: NameLexicon): string | null {
+  const match = /^([OoDd])([A-Za-z]{3,})$/.exec(word.text);
+  if (!match || !Number.isFinite(lexicon.rank(match[2]!))) return null;
+  const withApostrophe = `${match[1]}'${match[2]}`;
+  const log = labelLogProb(word.matrix, withApostrophe, word.from, word.to);
+  return log >= labelLogProb(word.matrix, word.text, word.from, word.to) - SEEN_MARGIN ? withApostrophe : null;
 }
 
 const LETTERS = new Grammar([[{ chars: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", min: 1, max: 40 }]]);
@@ -141,10 +176,10 @@ const LETTERS = new Grammar([[{ chars: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn
  * for "Taylor"). Measured on five corpora: names +5 points on one, none lost; two or three next readings brought
  * in wrong names.
  */
-function candidateNames(word: NameWord, core: string, lexicon: NameLexicon, prefix: string): string[] {
+function candidateNames(word: NameWord, core: string, lexicon: NameLexicon, context: string): string[] {
   const read = core.toLowerCase();
   const readings = [read];
-  if (!prefix) {
+  if (!context) {
     const { candidates } = constrainedDecode(word.matrix, LETTERS, { from: word.from, to: word.to, beam: 8, nbest: 2 });
     const next = candidates.map((c) => c.text.toLowerCase()).find((text) => text !== read);
     if (next) readings.push(next);
