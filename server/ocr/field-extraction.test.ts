@@ -361,3 +361,26 @@ describe("header fields on other clinics' forms (issue 23, third session)", () =
     expect(fields.patientName.value).toBe("FITZGERALD, Edward");
   });
 });
+
+describe("overlapping regions (issue 23, fourth session)", () => {
+  const read = (regions: ReturnType<typeof at>[]) => extractSheetFields(regions, now);
+
+  it("reads the letters two value regions share once", () => {
+    const fields = read([
+      at("Requested by", { u: 100, v: 300, w: 180 }),
+      // "Dr Sullivan" found as two regions: the first one reaches over the "S" the second one starts with.
+      at("Dr S", { u: 300, v: 300, w: 80 }),
+      at("Sullivan", { u: 360, v: 300, w: 120 }),
+    ]);
+    expect(fields.referringPhysician.value).toBe("Dr Sullivan");
+  });
+
+  it("keeps a value's first letter under the dots after its label", () => {
+    const fields = read([
+      // The label's region runs on over its leader's dots into the value's region.
+      at("Medical record no....", { u: 100, v: 300, w: 240 }),
+      at("MRN807583", { u: 320, v: 300, w: 117 }),
+    ]);
+    expect(fields.mrn.value).toBe("MRN807583");
+  });
+});

@@ -53,6 +53,20 @@ function stepAt(region: ReadRegion, u: number): number {
   return Math.max(0, Math.min(region.matrix.steps, Math.round(fraction * region.matrix.steps)));
 }
 
+/** Where on the page a recogniser step of a region lies (the middle of the step). */
+function uAt(region: ReadRegion, step: number): number {
+  return region.u0 + ((step + 0.5) / Math.max(1, region.matrix.steps)) * (region.u1 - region.u0);
+}
+
+/**
+ * Where a region's own first written character lies, or null when it read none: an overlapping neighbour that read
+ * characters from here on read this region's letters.
+ */
+function firstInkU(region: ReadRegion): number | null {
+  const first = region.read.chars.find((c) => /[^\s.]/.test(c.char));
+  return first ? uAt(region, first.step) : null;
+}
+
 /**
  * The regions (or the part of the label's own region) holding a label's value: written in the label's own region
  * and on after it, else right of it or on the line(s) below it (key-value-pairing.ts).
@@ -70,11 +84,19 @@ function valuePieces(label: ReadRegion, hit: LabelHit, regions: ReadRegion[], is
     // Overlapping regions read the same letters twice: the label's tail at the start of the value ("rDr Moreau"
     // after "Referring Doctor"), or the value's head at the end of the label ("Surname:E" before "BAXTER").
     if (pieces[0]?.region === label && stepAt(label, first.u0 - 0.5 * h) <= hit.endStep) pieces.pop();
+    // Where the label's own writing ends (its last letter or colon, not the dots of a leader after it): what the
+    // value's region holds before there the label read ("Referring Doctor" then "rDr Moreau"); after it, the value's
+    // own first letters ("Medical record no...." over the "M" of "MRN807583").
+    const labelInk = label.read.chars.filter((c) => c.step <= hit.endStep && /[^\s.]/.test(c.char));
+    const labelEnd = labelInk.length ? uAt(label, labelInk.at(-1)!.step) + 0.25 * h : label.u1 - 0.1 * h;
     const overlap = label.u1 - first.u0;
     pieces.push(
       ...paired.regions.map((region, i) => ({
         region,
-        from: i === 0 && overlap > 0.3 * h && pieces.length === 0 ? stepAt(region, label.u1 - 0.1 * h) : 0,
+        from:
+          i === 0 && overlap > 0.3 * h && pieces.length === 0
+            ? stepAt(region, Math.min(labelEnd, label.u1 - 0.1 * h))
+            : 0,
       })),
     );
   } else if (pieces.length === 0 && paired.place === "below") {
@@ -242,11 +264,15 @@ function spansOf(pieces: Piece[]): Span[] {
   return pieces.map((p, i) => {
     const next = pieces[i + 1]?.region;
     const sameLine = next && Math.abs(centerV(next) - centerV(p.region)) < 0.5 * heightOf(p.region);
-    return {
-      matrix: p.region.matrix,
-      from: p.from,
-      to: sameLine ? stepAt(p.region, next.u0 + 0.3 * heightOf(next)) : p.region.matrix.steps,
-    };
+    if (!sameLine) return { matrix: p.region.matrix, from: p.from, to: p.region.matrix.steps };
+    // Overlapping regions both read the letters they share ("Dr S" then "Sullivan"): this one stops a little before
+    // the next one's first letter.
+    const nextInk = firstInkU(next);
+    const cut = Math.min(
+      next.u0 + 0.3 * heightOf(next),
+      nextInk === null ? Number.POSITIVE_INFINITY : nextInk - 0.25 * heightOf(next),
+    );
+    return { matrix: p.region.matrix, from: p.from, to: Math.max(p.from, stepAt(p.region, cut)) };
   });
 }
 
