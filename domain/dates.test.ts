@@ -4,6 +4,16 @@ import { dateWarnings, expandTwoDigitYear, parseWorksheetDate } from "./dates";
 const in2026 = new Date("2026-03-12T10:00:00Z");
 
 describe("parseWorksheetDate", () => {
+  it("reads a month written as its name, day or month first", () => {
+    const at = new Date("2026-11-22T12:00:00Z");
+    expect(parseWorksheetDate("03-APR-1956", at)).toBe("1956-04-03");
+    expect(parseWorksheetDate("3 April 1956", at)).toBe("1956-04-03");
+    expect(parseWorksheetDate("Apr 3, 1956", at)).toBe("1956-04-03");
+    expect(parseWorksheetDate("12 Sept 26", at)).toBe("2026-09-12");
+    expect(parseWorksheetDate("31 Feb 2020", at)).toBeNull();
+    expect(parseWorksheetDate("3 Aprx 1956", at)).toBeNull();
+  });
+
   it("reads day-month-year with each separator", () => {
     expect(parseWorksheetDate("27-10-1950", in2026)).toBe("1950-10-27");
     expect(parseWorksheetDate("11.01.2020", in2026)).toBe("2020-01-11");

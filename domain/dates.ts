@@ -29,10 +29,53 @@ export function parseWorksheetDate(text: string, now: Date = new Date()): string
   const iso = ISO.exec(trimmed);
   if (iso) return isoDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));
   const dmy = DMY.exec(trimmed);
-  if (!dmy) return null;
+  if (!dmy) return parseNamedMonthDate(trimmed, now);
   const yearText = dmy[4]!;
   const year = yearText.length === 2 ? expandTwoDigitYear(Number(yearText), now) : Number(yearText);
   return isoDate(year, Number(dmy[3]), Number(dmy[1]));
+}
+
+const MONTH_NAMES = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+/** "03-APR-1956", "3 April 1956", "3rd Apr. 56": day, month by name, year. */
+const DAY_NAMED = /^(\d{1,2})(?:st|nd|rd|th)?[\s./-]*([A-Za-z]{3,9})\.?[\s.,/-]*(\d{4}|\d{2})$/;
+/** "Apr 3, 1956", "April 3rd 1956": month by name, day, year. */
+const NAMED_DAY = /^([A-Za-z]{3,9})\.?[\s./-]*(\d{1,2})(?:st|nd|rd|th)?[\s,./-]+(\d{4}|\d{2})$/;
+
+/** The month a word names (1-12): its first three letters or more of the English name ("Sept" too), or null. */
+function monthNamed(word: string): number | null {
+  const w = word.toLowerCase();
+  const index = MONTH_NAMES.findIndex((name) => name.startsWith(w) || (w === "sept" && name === "september"));
+  return w.length >= 3 && index >= 0 ? index + 1 : null;
+}
+
+/** A date whose month is written as its name, day first or month first; null for anything else. */
+export function parseNamedMonthDate(text: string, now: Date = new Date()): string | null {
+  const trimmed = text.trim();
+  const dayFirst = DAY_NAMED.exec(trimmed);
+  const parts = dayFirst
+    ? { day: dayFirst[1]!, month: dayFirst[2]!, year: dayFirst[3]! }
+    : (() => {
+        const m = NAMED_DAY.exec(trimmed);
+        return m ? { day: m[2]!, month: m[1]!, year: m[3]! } : null;
+      })();
+  if (!parts) return null;
+  const month = monthNamed(parts.month);
+  if (!month) return null;
+  const year = parts.year.length === 2 ? expandTwoDigitYear(Number(parts.year), now) : Number(parts.year);
+  return isoDate(year, month, Number(parts.day));
 }
 
 /** Beyond this age at the exam a date of birth is taken for a misreading. */

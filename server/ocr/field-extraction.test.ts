@@ -384,3 +384,58 @@ describe("overlapping regions (issue 23, fourth session)", () => {
     expect(fields.mrn.value).toBe("MRN807583");
   });
 });
+
+describe("other clinics' wordings and date styles (issue 23, fourth session)", () => {
+  const read = (regions: ReturnType<typeof at>[]) => extractSheetFields(regions, now);
+
+  it("reads a date with its month written as a name, not as a number", () => {
+    const fields = read([
+      at("DOB:", { u: 100, v: 300 }),
+      at("03-APR-1956", { u: 200, v: 300 }),
+      at("Date of exam:", { u: 100, v: 360 }),
+      at("12 Nov 2026", { u: 300, v: 360 }),
+    ]);
+    expect(fields.patientDob.value).toBe("1956-04-03");
+    expect(fields.examDate.value).toBe("2026-11-12");
+  });
+
+  it("takes a # after a label for 'number': the record number, not the name", () => {
+    const hosp = read([at("Hosp #", { u: 100, v: 300 }), at("00123456", { u: 200, v: 300 })]);
+    expect(hosp.mrn.value).toBe("00123456");
+    const patient = read([at("Patient #:", { u: 100, v: 300 }), at("445566", { u: 260, v: 300 })]);
+    expect(patient.mrn.value).toBe("445566");
+    expect(patient.patientName.value).toBeNull();
+  });
+
+  it("reads a referrer's title run against its label as the value's", () => {
+    expect(read([at("REF.DRDr. D Ferreira", { u: 100, v: 300 })]).referringPhysician.value).toBe("Dr. D Ferreira");
+  });
+
+  it("knows ordering and requesting clinicians, short exam-date labels, and an accession number as none of ours", () => {
+    const fields = read([
+      at("Ordering physician:", { u: 100, v: 300 }),
+      at("Dr. Y Hughes", { u: 380, v: 300 }),
+      at("Study Dt:", { u: 700, v: 300 }),
+      at("12/11/2026", { u: 850, v: 300 }),
+      at("Accession No:", { u: 100, v: 360 }),
+      at("A445566", { u: 320, v: 360 }),
+    ]);
+    expect(fields.referringPhysician.value).toBe("Dr. Y Hughes");
+    expect(fields.examDate.value).toBe("2026-11-12");
+    expect(fields.mrn.value).toBeNull();
+    expect(
+      read([at("Requesting clinician:", { u: 100, v: 300 }), at("Dr. Y Hughes", { u: 400, v: 300 })]).referringPhysician
+        .value,
+    ).toBe("Dr. Y Hughes");
+  });
+
+  it("takes a label whose word ends inside its bracketed remark, with the value under it", () => {
+    const fields = read([
+      at("Surname", { u: 100, v: 300 }),
+      at("Given name(s)", { u: 500, v: 300 }),
+      at("LEWIS", { u: 100, v: 350 }),
+      at("Ashley", { u: 500, v: 350 }),
+    ]);
+    expect(fields.patientName.value).toBe("LEWIS, Ashley");
+  });
+});

@@ -1,4 +1,5 @@
 import { type Box, type OcrField, type OcrFieldName, ocrHeaderFieldNames } from "../../domain/contracts/ocr";
+import { parseNamedMonthDate } from "../../domain/dates";
 import { joinMatrices } from "./ctc-constrained";
 import { ctcDecode, type Decoded, type DecodedChar } from "./ctc-decode";
 import {
@@ -574,6 +575,14 @@ function cropSpans(
  * mixed-up separators).
  */
 function dateOptions(spans: Span[], stretched: Span[][], now: Date, strokes: Span[] | null): DateOption[] {
+  // "03-APR-1956", "12 Nov 2026": a month written as its name, which the digit grammar would read as a number.
+  const free = spans.map((s) => ctcDecode(s.matrix, undefined, s.from, s.to));
+  const freeText = joinPieces(
+    free.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
+    " ",
+  );
+  const named = /[A-Za-z]{3}/.test(freeText.text) ? parseNamedMonthDate(freeText.text, now) : null;
+  if (named) return [{ value: named, confidence: freeText.confidence }];
   const readings = [spans, ...stretched].map((s) => readDateOptions(joinMatrices(s), now));
   const pooled = readings.length > 1 ? poolDateOptions(readings) : readings[0]!;
   // The digit classifier's reading of the same strokes weighs them (date-reading.ts).

@@ -45,6 +45,12 @@ const LEXICON: Record<LabelField | "other", string[]> = {
     "dateofservice",
     "dateofprocedure",
     "dateofvisit",
+    // "Study Dt:", "DOS:" (date of service).
+    "studydt",
+    "examdt",
+    "scandt",
+    "testdt",
+    "dos:",
     "date",
   ],
   referringPhysician: [
@@ -64,6 +70,15 @@ const LEXICON: Record<LabelField | "other", string[]> = {
     "requestingphysician",
     "requestingdr",
     "requestedby",
+    "requestingclinician",
+    "requestingconsultant",
+    "referringconsultant",
+    "referringprovider",
+    // Who orders the study is its referrer on American forms.
+    "orderingphysician",
+    "orderingprovider",
+    "orderingdoctor",
+    "orderedby",
     // A general practitioner is who refers in much of the world ("GP / Referrer:", "Referring GP:").
     "gpreferrer",
     "referringgp",
@@ -79,7 +94,10 @@ const LEXICON: Record<LabelField | "other", string[]> = {
     "medicalrecordno",
     "hospitalnumber",
     "hospitalno",
+    "hospitalid",
     "hospno",
+    "hospid",
+    "chartnumber",
     "patientid",
     "patientnumber",
     "patientno",
@@ -92,6 +110,7 @@ const LEXICON: Record<LabelField | "other", string[]> = {
     "urn",
     "ur",
     "ptid",
+    "ptno",
     "idno",
     "id",
     "nhsnumber",
@@ -165,6 +184,11 @@ const LEXICON: Record<LabelField | "other", string[]> = {
     "address",
     "room",
     "bed",
+    // An accession number is the study's, not the patient's record number.
+    "accessionnumber",
+    "accessionno",
+    "accession",
+    "accno",
   ],
 };
 
@@ -253,8 +277,9 @@ function matchChars(
   let squashed = "";
   const prefixes: { length: number; step: number }[] = [];
   for (let i = 0; i < chars.length; i++) {
-    // Printed labels sometimes read with a zero for an O ("D.0.B."); labels have no digits, so undo that.
-    squashed += squash(chars[i]!.char).replace("0", "o");
+    // Printed labels sometimes read with a zero for an O ("D.0.B."); labels have no digits, so undo that. A "#"
+    // stands for "number" ("Hosp #", "Chart #", "Patient #" ask for the record number, not the name).
+    squashed += chars[i]!.char === "#" ? "no" : squash(chars[i]!.char).replace("0", "o");
     prefixes.push({ length: squashed.length, step: chars[i]!.step });
   }
   // Exact labels first; then a long label with one letter misread ("Patent Name:"), when its colon follows.
@@ -265,7 +290,8 @@ function matchChars(
       const endIndex = prefixes.findIndex((p) => p.length === length);
       if (endIndex < 0) continue;
       // A label is a whole word ("Ref" is no label in "Reflux at SFJ") and ends at its colon ("Referring: Dr").
-      if (/[A-Za-z]/.test(chars[endIndex + 1]?.char ?? "")) continue;
+      // A referrer's title run against the label is the value's ("REF.DRDr. D Ferreira").
+      if (/[A-Za-z]/.test(chars[endIndex + 1]?.char ?? "") && !titleFollows(field, chars, endIndex)) continue;
       if (chars.slice(0, endIndex).some((c) => c.char === ":")) continue;
       let next = endIndex + 1;
       while (next < chars.length && /[.\s]/.test(chars[next]!.char)) next++;
@@ -282,12 +308,23 @@ function matchChars(
         typedValueFollows(field, chars, endIndex) || (next > tailFrom && typedValue(field, chars.slice(next)));
       if (label.length <= 4 && !colon && !digitsFollow && !whole && !typed) continue;
       if ((fuzzy || colonOnly) && !colon) continue;
-      while (next < chars.length && /[:\s.#]/.test(chars[next]!.char)) next++;
+      // ")" closes a remark the label word took the last letter of ("Given name(s)").
+      while (next < chars.length && /[:\s.#)]/.test(chars[next]!.char)) next++;
       const endStep = next < chars.length ? chars[next]!.step - 1 : steps;
       return { field: named, endStep: Math.max(0, endStep), length, colon };
     }
   }
   return null;
+}
+
+/** A doctor's title starts the value right after a referrer's label, with no space between ("Ref DrDr. Y Hughes"). */
+function titleFollows(field: LabelField | null, chars: { char: string }[], endIndex: number): boolean {
+  if (field !== "referringPhysician") return false;
+  const rest = chars
+    .slice(endIndex + 1, endIndex + 6)
+    .map((c) => c.char)
+    .join("");
+  return /^(Dr|DR|Prof|PROF)(\.|\s)/.test(rest);
 }
 
 /**
