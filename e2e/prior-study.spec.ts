@@ -47,7 +47,12 @@ test("the editor shows the prior study beside a draft whose impression is compar
   const panel = editor.getByRole("region", { name: /^Prior study of / });
   await expect(panel).toBeVisible();
   await expect(panel.getByText("Abdominal Aorta, signed.", { exact: false })).toBeVisible();
+  await expect(panel.getByText("The draft's impression was compared with it.", { exact: false })).toBeVisible();
   await expect(editor.getByRole("textbox", { name: "Impression" })).toHaveValue(/rapid growth/);
+  // Rapid growth is a critical result: the call is to be recorded before signing (issue 26).
+  const critical = editor.getByRole("region", { name: "Critical result: communicate before signing" });
+  await expect(critical.getByText("6 mm more than on", { exact: false })).toBeVisible();
+  await expect(critical.getByText(/Rule: Rapid aneurysm growth/)).toBeVisible();
   await panel.getByRole("button", { name: "Show the prior report" }).click();
   await expect(panel.getByText("maximum diameter 40 mm", { exact: false }).first()).toBeVisible();
   await expectAccessible(page);

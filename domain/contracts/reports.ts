@@ -326,6 +326,8 @@ export const priorReportAnswer = z.object({
       indication: z.string(),
       findings: z.string(),
       impression: z.string(),
+      /** Whether the draft was generated with this prior's comparison (false: found later, e.g. signed later). */
+      comparedInDraft: z.boolean(),
     })
     .nullable(),
 });

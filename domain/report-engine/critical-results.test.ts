@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { draftSchema } from "../contracts/study";
+import { draftSchema, studySchema } from "../contracts/study";
 import { criticalRuleIds, enabledRules } from "./critical-results";
+import { generateDraft } from "./generate-draft";
 import { draftOf, m, o } from "./testing/study-builders";
 
 const rulesOf = (draft: { criticalResults: { rule: string }[] }) => draft.criticalResults.map((r) => r.rule);
@@ -118,6 +119,52 @@ describe("critical results: each rule on its threshold and on both sides of it",
   ])("EHIT extension %s%%: critical %s (class 3 from 50%%)", (pct, critical) => {
     const draft = draftOf("Post Endovenous Intervention", [m("SFJ", "right", "EXTENSION_PCT", pct)]);
     expect(rulesOf(draft)).toEqual(critical ? ["ehit_high"] : []);
+  });
+});
+
+describe("critical results: rapid aneurysm growth since the prior study", () => {
+  const study = (mm: number) =>
+    studySchema.parse({ scanType: "Abdominal Aorta", measurements: [m("AO_PROX", null, "DIAMETER_MM", mm)] });
+  const prior = (examDate: string, mm: number) => ({
+    examDate,
+    conclusions: [],
+    measurements: [{ site: "AO_PROX", side: null, parameter: "DIAMETER_MM" as const, value: mm, unit: "mm" }],
+  });
+  const draftWith = (mm: number, examDate: string, priorDate: string, priorMm: number, off: string[] = []) =>
+    generateDraft(study(mm), {
+      comparison: { examDate, prior: prior(priorDate, priorMm) },
+      criticalRules: enabledRules(off),
+    });
+
+  it.each([
+    // Within 6 months the growth in mm decides (5 mm fires, 4.9 does not) ...
+    [45, "2024-07-15", "2024-01-15", 40, true],
+    [44.9, "2024-07-15", "2024-01-15", 40, false],
+    // ... a day later the rate does: 5 mm is then under 10 mm/year.
+    [45, "2024-07-16", "2024-01-15", 40, false],
+    // 365 days: 10 mm is 10.007 mm/year and fires, 9.99 mm (9.997) does not.
+    [50, "2024-02-29", "2023-03-01", 40, true],
+    [49.99, "2024-02-29", "2023-03-01", 40, false],
+  ])("%s mm on %s after %s mm on %s: critical %s", (mm, examDate, priorDate, priorMm, critical) => {
+    const draft = draftWith(mm, examDate, priorDate, priorMm);
+    expect(rulesOf(draft).includes("aortic_rapid_growth")).toBe(critical);
+  });
+
+  it("names the growth, the interval and the prior's date, and a 55 mm aorta fires both aortic rules", () => {
+    const draft = draftWith(56, "2025-02-20", "2024-09-01", 48);
+    expect(rulesOf(draft)).toEqual(["aortic_diameter", "aortic_rapid_growth"]);
+    expect(draft.criticalResults[1]).toMatchObject({
+      key: "aortic_rapid_growth|AO|-",
+      site: "AO",
+      side: null,
+      finding: "Abdominal aorta: maximum diameter 56 mm, 8 mm more than on 2024-09-01 (172 days, 17 mm/year)",
+    });
+    expect(draftSchema.parse(draft)).toEqual(draft);
+  });
+
+  it("does not fire without a prior study, or when the clinic turned it off", () => {
+    expect(rulesOf(generateDraft(study(50)))).toEqual([]);
+    expect(rulesOf(draftWith(50, "2024-07-15", "2024-01-15", 40, ["aortic_rapid_growth"]))).toEqual([]);
   });
 });
 

@@ -1,6 +1,8 @@
 import { gradePhrase } from "./grade-phrases";
 import type { GradedConclusion } from "./grading/grader-types";
+import { type PriorComparison, RAPID_GROWTH_MM_IN_6_MONTHS, RAPID_GROWTH_MM_PER_YEAR } from "./prior-comparison";
 import { deepVeins } from "./scan-profiles";
+import { formatNumber } from "./value-format";
 import { type ConclusionCategory, type Side, vesselLabel } from "./vocabulary";
 
 // Results that need a call to the referring clinician before the report is signed (issue 26 item 4).
@@ -11,6 +13,7 @@ export const criticalRuleIds = [
   "carotid_severe",
   "acute_dvt",
   "aortic_diameter",
+  "aortic_rapid_growth",
   "mesenteric_occlusion",
   "renal_occlusion",
   "ehit_high",
@@ -28,6 +31,7 @@ export const criticalRuleNames: Record<CriticalRuleId, string> = {
   carotid_severe: "Internal carotid artery stenosis of 70% or more, or occlusion",
   acute_dvt: "Deep vein thrombosis not stated as chronic",
   aortic_diameter: `Abdominal aortic diameter of ${criticalThresholds.aorticDiameterFromMm} mm or more`,
+  aortic_rapid_growth: `Rapid aneurysm growth: ${RAPID_GROWTH_MM_IN_6_MONTHS} mm or more within 6 months, or ${RAPID_GROWTH_MM_PER_YEAR} mm or more a year, since the prior study`,
   mesenteric_occlusion: "Mesenteric artery occlusion",
   renal_occlusion: "Renal artery occlusion",
   ehit_high: "EHIT class 3 or 4",
@@ -46,11 +50,11 @@ export interface CriticalResult {
   finding: string;
 }
 
-type Matcher = (graded: GradedConclusion) => boolean;
+type Matcher = (graded: GradedConclusion, comparison: PriorComparison | null) => boolean;
 
 const grades =
-  (category: ConclusionCategory, wanted: readonly string[]): Matcher =>
-  ({ conclusion }) =>
+  (category: ConclusionCategory, wanted: readonly string[]) =>
+  ({ conclusion }: GradedConclusion) =>
     conclusion.category === category && wanted.includes(conclusion.grade);
 
 const matchers: Record<CriticalRuleId, Matcher> = {
@@ -65,13 +69,20 @@ const matchers: Record<CriticalRuleId, Matcher> = {
   mesenteric_occlusion: grades("mesenteric_stenosis", ["occlusion"]),
   renal_occlusion: grades("renal_stenosis", ["occlusion"]),
   ehit_high: grades("ehit", ["class3", "class4"]),
+  // Growth is judged by the comparison with the prior study (prior-comparison.ts), never by one study alone.
+  aortic_rapid_growth: (g, comparison) => g.conclusion.category === "aortic_diameter" && !!comparison?.growth?.rapid,
 };
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function describe(graded: GradedConclusion): string {
+function describe(graded: GradedConclusion, rule: CriticalRuleId, comparison: PriorComparison | null): string {
   const { conclusion, site } = graded;
   const where = capitalise(vesselLabel(site.base, conclusion.side));
+  const growth = comparison?.growth;
+  if (rule === "aortic_rapid_growth" && comparison && growth) {
+    const rate = formatNumber(Math.round(growth.mmPerYear * 10) / 10);
+    return `${where}: maximum diameter ${formatNumber(growth.currentMm)} mm, ${formatNumber(growth.growthMm)} mm more than on ${comparison.priorDate} (${growth.days} days, ${rate} mm/year)`;
+  }
   const what =
     graded.measured?.parameter === "DIAMETER_MM"
       ? `maximum diameter ${graded.measured.value} mm`
@@ -84,15 +95,19 @@ export function enabledRules(off: readonly string[] = []): CriticalRuleId[] {
   return criticalRuleIds.filter((id) => !off.includes(id));
 }
 
-/** Every result that a rule flags, in the conclusions' order; `rules` limits it to the rules that are on. */
+/**
+ * Every result that a rule flags, in the conclusions' order; `rules` limits it to the rules that are on.
+ * `comparison` is the draft's comparison with the patient's prior study, when there is one.
+ */
 export function findCriticalResults(
   conclusions: readonly GradedConclusion[],
   rules: readonly CriticalRuleId[] = criticalRuleIds,
+  comparison: PriorComparison | null = null,
 ): CriticalResult[] {
   const found: CriticalResult[] = [];
   for (const graded of conclusions) {
     for (const rule of rules) {
-      if (!matchers[rule](graded)) continue;
+      if (!matchers[rule](graded, comparison)) continue;
       const { site, side, category, grade } = graded.conclusion;
       found.push({
         key: `${rule}|${site}|${side ?? "-"}`,
@@ -102,7 +117,7 @@ export function findCriticalResults(
         side,
         category,
         grade,
-        finding: describe(graded),
+        finding: describe(graded, rule, comparison),
       });
     }
   }

@@ -154,7 +154,7 @@ export function generateDraft(
     ),
     conclusions: graded.map((g) => g.conclusion),
     warnings: [...new Set(warnings)],
-    criticalResults: findCriticalResults(graded, options.criticalRules ?? criticalRuleIds),
+    criticalResults: findCriticalResults(graded, options.criticalRules ?? criticalRuleIds, comparison),
   };
 }
 

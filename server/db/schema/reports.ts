@@ -54,6 +54,11 @@ export const reports = pgTable(
      * clinic's rules that are off are left out when it is read (docs/critical-results.md).
      */
     criticalResults: jsonb("critical_results").$type<CriticalResult[]>().notNull().default([]),
+    /**
+     * The prior study the draft was compared with when it was generated (issue 31 item 11); null when there was
+     * none, or for reports drafted before this was kept. The editor shows this one, not whatever is earliest now.
+     */
+    comparedPriorId: integer("compared_prior_id"),
     physicianId: integer("physician_id"),
     sonographerId: integer("sonographer_id"),
     templateId: integer("template_id"),
@@ -84,6 +89,10 @@ export const reports = pgTable(
       .where(sql`${t.deletedAt} is null`),
     index("reports_clinic_exam_date_idx").on(t.clinicId, t.examDate),
     index("reports_clinic_patient_dob_idx").on(t.clinicId, t.patientDob),
+    // The prior-study lookup by MRN (prior-report.service.ts compares lower(trim(mrn))); by name it uses the DOB index.
+    index("reports_clinic_finalized_mrn_idx")
+      .on(t.clinicId, sql`lower(trim(${t.mrn}))`)
+      .where(sql`${t.deletedAt} is null and ${t.isFinalized} = true`),
     // The sign-off worklist: a clinic's unsigned drafts by physician (small: signed reports are not in it).
     index("reports_clinic_awaiting_signature_idx")
       .on(t.clinicId, t.physicianId, t.examDate)

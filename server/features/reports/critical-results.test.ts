@@ -8,6 +8,7 @@ import mammoth from "mammoth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CriticalCommunication } from "../../../domain/contracts/critical-communication";
 import type { Report, ReportList } from "../../../domain/contracts/reports";
+import { criticalRuleIds } from "../../../domain/report-engine/critical-results";
 import { auditEvents } from "../../db/schema";
 import { addPhysicianUser, reauth } from "../../test-support/signing";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
@@ -230,7 +231,7 @@ describe("the reports list: critical, not communicated", () => {
 describe("the clinic's rules", () => {
   it("are all on by default, can be turned off and on by an admin, and unknown rules are refused", async () => {
     const clinic = (await call(admin)({ url: "/api/clinic" })).json();
-    expect(Object.values(clinic.criticalRules)).toEqual(Array(6).fill(true));
+    expect(Object.values(clinic.criticalRules)).toEqual(criticalRuleIds.map(() => true));
     expect((await setRules({ carotid_severe: "no" })).statusCode).toBe(400);
     expect((await setRules({ no_such_rule: false })).statusCode).toBe(400);
     const bySono = await call(sono)({

@@ -85,7 +85,16 @@ export async function priorOfReport(db: Db, ctx: Ctx, id: number): Promise<Prior
     .from(reports)
     .where(and(eq(reports.clinicId, ctx.clinicId), eq(reports.id, id), isNull(reports.deletedAt)));
   if (!report) throw notFound("Report");
-  const prior = await findPriorReport(db, ctx.clinicId, { ...report, excludeId: report.id });
+  // The prior the draft was compared with, as recorded when it was generated; else the latest one now.
+  const [recorded] = report.comparedPriorId
+    ? await db
+        .select()
+        .from(reports)
+        .where(
+          and(eq(reports.clinicId, ctx.clinicId), eq(reports.id, report.comparedPriorId), isNull(reports.deletedAt)),
+        )
+    : [];
+  const prior = recorded ?? (await findPriorReport(db, ctx.clinicId, { ...report, excludeId: report.id }));
   if (!prior) return { prior: null };
   await db.transaction((tx) =>
     recordAudit(tx, {
@@ -109,6 +118,19 @@ export async function priorOfReport(db: Db, ctx: Ctx, id: number): Promise<Prior
       indication: prior.indication,
       findings: prior.findings,
       impression: prior.impression,
+      comparedInDraft: comparedInDraft(report, prior),
     },
   };
+}
+
+/**
+ * Whether the draft was generated against this prior. Reports drafted before the prior was recorded
+ * (compared_prior_id) are judged by the engine's own comparison line naming the prior's date.
+ */
+function comparedInDraft(
+  report: { comparedPriorId: number | null; impression: string },
+  prior: { id: number; examDate: string | null },
+): boolean {
+  if (report.comparedPriorId !== null) return report.comparedPriorId === prior.id;
+  return report.impression.includes(`Compared with the prior study of ${prior.examDate}`);
 }

@@ -81,6 +81,15 @@ describe("comparison with a prior study", () => {
     );
     expect(report.impression).toMatch(/^Rapid aneurysm growth .*vascular surgery referral/m);
     expect(report.impression).not.toContain("2025-01-15");
+    // Rapid growth is a critical result (issue 26): the report is not signed until the call is recorded.
+    expect(report.criticalResults).toEqual([
+      expect.objectContaining({
+        rule: "aortic_rapid_growth",
+        finding: "Abdominal aorta: maximum diameter 46 mm, 6 mm more than on 2024-09-01 (172 days, 12.7 mm/year)",
+        communicated: false,
+      }),
+    ]);
+    expect(report.criticalUncommunicated).toBe(true);
 
     const answer = await as(t.app, owner)({ method: "GET", url: `/api/reports/${report.id}/prior` });
     expect(answer.statusCode, answer.body).toBe(200);
@@ -89,7 +98,18 @@ describe("comparison with a prior study", () => {
       examDate: "2024-09-01",
       status: "finalized",
       impression: "Prior impression text.",
+      comparedInDraft: true,
     });
+    // A study between the two signed later does not replace the prior the draft was written against.
+    const later = await priorReport(owner.clinicId, { examDate: "2025-01-10", measurements: [aorta(45)] });
+    const after = (await as(t.app, owner)({ method: "GET", url: `/api/reports/${report.id}/prior` })).json();
+    expect(after.prior).toMatchObject({ id: prior.id, comparedInDraft: true });
+    // A new draft of that patient is compared with it, and 1 mm in 41 days is not rapid growth.
+    const next = await study(owner, {});
+    expect(next.impression).toContain("Compared with the prior study of 2025-01-10");
+    expect(next.criticalResults).toEqual([]);
+    const nextPrior = (await as(t.app, owner)({ method: "GET", url: `/api/reports/${next.id}/prior` })).json();
+    expect(nextPrior.prior).toMatchObject({ id: later.id, comparedInDraft: true });
     // The other clinic cannot see the owner's report, nor its prior.
     const intruder = await as(t.app, other)({ method: "GET", url: `/api/reports/${report.id}/prior` });
     expect(intruder.statusCode).toBe(404);
@@ -114,6 +134,7 @@ describe("comparison with a prior study", () => {
       /Compared with the prior study of 2024-06-01: abdominal aorta: maximum diameter 32 mm, previously 31 mm, growth 1 mm/,
     );
     expect(byMrn.impression).not.toMatch(/Rapid aneurysm growth/);
+    expect(byMrn.criticalResults).toEqual([]);
     const noMatch = await study(clinic, { patientName: "Ada Byron", mrn: "H-2002" }, 32);
     expect(noMatch.impression).not.toMatch(/prior study/);
     const answer = await as(t.app, clinic)({ method: "GET", url: `/api/reports/${noMatch.id}/prior` });

@@ -121,6 +121,7 @@ export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFr
       conclusions: draft.conclusions,
       // Every rule's flags are stored; the clinic's rules that are off are left out when read.
       criticalResults: engineDraft.criticalResults,
+      comparedPriorId: comparison ? prior?.id : null,
       warnings: [...(input.warnings ?? []), ...draft.warnings],
       measurements: input.study.measurements,
       physicianId: input.physicianId ?? null,

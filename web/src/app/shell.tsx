@@ -5,6 +5,7 @@ import type { CurrentUser } from "../../../domain/contracts/auth";
 import { can } from "../../../domain/permissions";
 import { ProfileMenu } from "../features/auth/profile-menu";
 import { displayName } from "../features/auth/use-auth";
+import { SsoReauthReturnHost } from "../features/reports/sso-reauth-return-host";
 import { cn } from "../lib/cn";
 import { forgetAllEdits } from "../lib/local-drafts";
 import { BrandMark } from "./brand-mark";
@@ -110,6 +111,7 @@ export function Shell({ user, children }: { user: CurrentUser; children: ReactNo
       <main id="main" className="mx-auto max-w-7xl px-4 py-6">
         {children}
       </main>
+      <SsoReauthReturnHost />
     </div>
   );
 }

@@ -1,22 +1,18 @@
-import { useQuery } from "@tanstack/react-query";
 import { History } from "lucide-react";
 import { useId, useState } from "react";
-import type { PriorReportAnswer } from "../../../../domain/contracts/reports";
+import { priorReportAnswer } from "../../../../domain/contracts/reports";
 import { Button } from "../../components/ui/button";
-import { apiJson } from "../../lib/api";
+import { useApiQuery } from "../../lib/api";
 import { formatDate, REPORTS_KEY } from "./report-api";
 
 /**
- * The patient's prior finalized study of the same scan type (the one the draft's impression is compared with),
- * beside the draft: named with its date, and opened in place to read its impression and findings.
+ * The patient's prior finalized study of the same scan type beside the draft: the one the draft's impression was
+ * compared with when it was generated (or, when none was recorded, the latest now), opened in place to read.
  */
 export function PriorStudy({ reportId }: { reportId: number }) {
   const id = useId();
   const [open, setOpen] = useState(false);
-  const answer = useQuery({
-    queryKey: [REPORTS_KEY, reportId, "prior"],
-    queryFn: () => apiJson<PriorReportAnswer>("GET", `/api/reports/${reportId}/prior`),
-  });
+  const answer = useApiQuery([REPORTS_KEY, reportId, "prior"], priorReportAnswer);
   const prior = answer.data?.prior;
   if (!prior) return null;
   return (
@@ -40,8 +36,10 @@ export function PriorStudy({ reportId }: { reportId: number }) {
         </Button>
       </div>
       <p className="text-xs text-slate-700">
-        {prior.studyType}, {prior.status === "amended" ? "signed after an amendment" : "signed"}. The draft's impression
-        is compared with it.
+        {prior.studyType}, {prior.status === "amended" ? "signed after an amendment" : "signed"}.{" "}
+        {prior.comparedInDraft
+          ? "The draft's impression was compared with it."
+          : "The draft was not compared with it: it was found after the draft was written."}
       </p>
       {open ? (
         <div id={`${id}-body`} className="grid gap-2">

@@ -17,6 +17,7 @@ import { displayName, useAuth } from "../auth/use-auth";
 import { CriticalSigningBlock, useCriticalState } from "./critical-results";
 import { DateWarnings, needsDateConfirmation } from "./date-warnings";
 import { formatDate, formatDateTime, refreshReports } from "./report-api";
+import { ssoReauthNext } from "./sso-reauth-return";
 
 const REAUTH_KEY = ["/api/auth/reauth"];
 
@@ -119,7 +120,8 @@ function SignForm({
   const canOidc = Boolean(status.data?.methods.oidc);
   // An account that only signs in by single sign-on confirms at its provider: there is nothing to type here.
   const typesSecret = canPassword || canTotp;
-  const oidcHref = `/api/auth/reauth/oidc?next=${encodeURIComponent(window.location.pathname + window.location.search)}`;
+  // The provider sends the browser back here with ?reauth=..., and SsoReauthReturnHost reopens this dialog.
+  const oidcHref = `/api/auth/reauth/oidc?next=${encodeURIComponent(ssoReauthNext(window.location.pathname + window.location.search, report.id))}`;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -1,0 +1,65 @@
+import { expect, test } from "@playwright/test";
+import type { Report } from "../domain/contracts/reports";
+import { carotidSr } from "../server/test-support/dicom-sr-files";
+import { expectAccessible, registerClinicViaApi, signIn } from "./support/fixtures";
+
+// Issue 26: back from the single sign-on provider's re-authentication, the physician is told whether it
+// succeeded and the signing dialog of the same report opens again. The provider's part (GET
+// /api/auth/reauth/oidc and its callback) is tested with a fake provider in server/features/auth/oidc-reauth.test.ts;
+// here the server's re-authentication is the password one and the browser arrives as the callback sends it.
+
+test("a return from the provider reopens the report's signing dialog, or says why nothing was confirmed", async ({
+  page,
+}) => {
+  const account = await registerClinicViaApi(page.request, "Northgate Vascular");
+  await signIn(page, account);
+  const upload = await page.request.post("/api/worksheets/upload", {
+    multipart: { worksheet: { name: "study.dcm", mimeType: "application/dicom", buffer: carotidSr() } },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const worksheetId = ((await upload.json()) as { id: number }).id;
+  const physician = await page.request.post("/api/physicians", { data: { name: "Dr. Maria Chen", title: "MD" } });
+  const physicianId = ((await physician.json()) as { id: number }).id;
+  const me = (await (await page.request.get("/api/auth/user")).json()) as { id: string };
+  expect((await page.request.patch(`/api/physicians/${physicianId}`, { data: { userId: me.id } })).ok()).toBe(true);
+  const generated = await page.request.post("/api/reports/generate", {
+    data: {
+      worksheetId,
+      physicianId,
+      logoUrl: null,
+      scanType: "Abdominal Aorta",
+      measurements: [{ site: "AO_PROX", parameter: "DIAMETER_MM", value: 31, unit: "mm" }],
+      patient: { patientName: "Ada Byron", patientDob: "1950-12-10", examDate: "2025-02-20" },
+    },
+  });
+  expect(generated.status(), await generated.text()).toBe(201);
+  const report = (await generated.json()) as Report;
+
+  // A refusal: the dialog opens again with the ways to confirm, and the reason is said.
+  await page.goto(`/reports?sign=${report.id}&reauth=not_fresh`);
+  await expect(page.getByText("did not ask for your password again", { exact: false }).first()).toBeVisible();
+  const dialog = page.getByRole("dialog", { name: "Sign this report" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel("Password")).toBeVisible();
+  await expect(page).toHaveURL(/\/reports$/);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  // Confirmed (here by password, as the provider's callback would have marked the session): sign at once.
+  expect((await page.request.post("/api/auth/reauth", { data: { password: account.password } })).ok()).toBe(true);
+  await page.goto(`/reports?sign=${report.id}&reauth=ok`);
+  await expect(
+    page.getByText("You confirmed it is you with your single sign-on provider", { exact: false }).first(),
+  ).toBeVisible();
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText("You confirmed it is you recently", { exact: false })).toBeVisible();
+  await expectAccessible(page);
+  await page.screenshot({ path: "docs/screenshots/sso-reauth-return.png", fullPage: true });
+  await dialog.getByRole("button", { name: "Sign report" }).click();
+  await expect(dialog).toBeHidden();
+  const signed = (await (await page.request.get(`/api/reports/${report.id}`)).json()) as Report;
+  expect(signed.isFinalized).toBe(true);
+
+  // A reload does not open the dialog again: the return's parameters are gone from the address.
+  await page.reload();
+  await expect(page.getByRole("dialog", { name: "Sign this report" })).toHaveCount(0);
+});

@@ -1,0 +1,2 @@
+ALTER TABLE "reports" ADD COLUMN "compared_prior_id" integer;--> statement-breakpoint
+CREATE INDEX "reports_clinic_finalized_mrn_idx" ON "reports" USING btree ("clinic_id",lower(trim("mrn"))) WHERE "reports"."deleted_at" is null and "reports"."is_finalized" = true;
