@@ -1,7 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import type { Report } from "../domain/contracts/reports";
-import { carotidSr } from "../server/test-support/dicom-sr-files";
-import { expectAccessible, registerClinicViaApi, signIn } from "./support/fixtures";
+import { expectAccessible, registerClinicViaApi, signIn, signingPhysicianWithSrWorksheet } from "./support/fixtures";
 
 // Issue 31 item 11: a draft compared with the patient's prior signed study, and the prior shown beside it.
 
@@ -24,15 +23,7 @@ test("the editor shows the prior study beside a draft whose impression is compar
   const account = await registerClinicViaApi(page.request, "Riverside Vascular");
   await signIn(page, account);
   // A DICOM SR as the source document: no OCR to wait for.
-  const upload = await page.request.post("/api/worksheets/upload", {
-    multipart: { worksheet: { name: "study.dcm", mimeType: "application/dicom", buffer: carotidSr() } },
-  });
-  expect(upload.status(), await upload.text()).toBe(201);
-  const worksheetId = ((await upload.json()) as { id: number }).id;
-  const physician = await page.request.post("/api/physicians", { data: { name: "Dr. Maria Chen", title: "MD" } });
-  const physicianId = ((await physician.json()) as { id: number }).id;
-  const me = (await (await page.request.get("/api/auth/user")).json()) as { id: string };
-  expect((await page.request.patch(`/api/physicians/${physicianId}`, { data: { userId: me.id } })).ok()).toBe(true);
+  const { worksheetId, physicianId } = await signingPhysicianWithSrWorksheet(page.request);
 
   const prior = await generate(page, worksheetId, physicianId, "2024-09-01", 40);
   expect((await page.request.post("/api/auth/reauth", { data: { password: account.password } })).ok()).toBe(true);

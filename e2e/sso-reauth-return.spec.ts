@@ -1,7 +1,6 @@
 import { expect, test } from "@playwright/test";
 import type { Report } from "../domain/contracts/reports";
-import { carotidSr } from "../server/test-support/dicom-sr-files";
-import { expectAccessible, registerClinicViaApi, signIn } from "./support/fixtures";
+import { expectAccessible, registerClinicViaApi, signIn, signingPhysicianWithSrWorksheet } from "./support/fixtures";
 
 // Issue 26: back from the single sign-on provider's re-authentication, the physician is told whether it
 // succeeded and the signing dialog of the same report opens again. The provider's part (GET
@@ -13,15 +12,7 @@ test("a return from the provider reopens the report's signing dialog, or says wh
 }) => {
   const account = await registerClinicViaApi(page.request, "Northgate Vascular");
   await signIn(page, account);
-  const upload = await page.request.post("/api/worksheets/upload", {
-    multipart: { worksheet: { name: "study.dcm", mimeType: "application/dicom", buffer: carotidSr() } },
-  });
-  expect(upload.status(), await upload.text()).toBe(201);
-  const worksheetId = ((await upload.json()) as { id: number }).id;
-  const physician = await page.request.post("/api/physicians", { data: { name: "Dr. Maria Chen", title: "MD" } });
-  const physicianId = ((await physician.json()) as { id: number }).id;
-  const me = (await (await page.request.get("/api/auth/user")).json()) as { id: string };
-  expect((await page.request.patch(`/api/physicians/${physicianId}`, { data: { userId: me.id } })).ok()).toBe(true);
+  const { worksheetId, physicianId } = await signingPhysicianWithSrWorksheet(page.request);
   const generated = await page.request.post("/api/reports/generate", {
     data: {
       worksheetId,

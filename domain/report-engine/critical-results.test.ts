@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { draftSchema, studySchema } from "../contracts/study";
+import { type Conclusion, draftSchema, studySchema } from "../contracts/study";
 import { criticalRuleIds, enabledRules } from "./critical-results";
 import { generateDraft } from "./generate-draft";
 import { draftOf, m, o } from "./testing/study-builders";
@@ -165,6 +165,50 @@ describe("critical results: rapid aneurysm growth since the prior study", () => 
   it("does not fire without a prior study, or when the clinic turned it off", () => {
     expect(rulesOf(generateDraft(study(50)))).toEqual([]);
     expect(rulesOf(draftWith(50, "2024-07-15", "2024-01-15", 40, ["aortic_rapid_growth"]))).toEqual([]);
+  });
+});
+
+describe("critical results: a new occlusion, not one the prior study already showed", () => {
+  const occludedIca = studySchema.parse({
+    scanType: "Carotid Duplex",
+    observations: [o("ICA", "left", "occluded")],
+  });
+  const priorWith = (conclusions: Conclusion[]) => ({
+    comparison: { examDate: "2025-02-20", prior: { examDate: "2024-09-01", conclusions, measurements: [] } },
+  });
+  const ica = (side: "left" | "right", grade: string) =>
+    ({ site: "ICA", side, category: "carotid_stenosis", grade, basis: "" }) as Conclusion;
+
+  it("an ICA occlusion the prior study graded at the same side is known and does not fire", () => {
+    expect(rulesOf(generateDraft(occludedIca, priorWith([ica("left", "occlusion")])))).toEqual([]);
+  });
+
+  it("fires when the prior showed a stenosis there, or the occlusion on the other side, or without a prior", () => {
+    expect(rulesOf(generateDraft(occludedIca, priorWith([ica("left", "70_99")])))).toEqual(["carotid_severe"]);
+    expect(rulesOf(generateDraft(occludedIca, priorWith([ica("right", "occlusion")])))).toEqual(["carotid_severe"]);
+    expect(rulesOf(generateDraft(occludedIca))).toEqual(["carotid_severe"]);
+  });
+
+  it("a 70-99% stenosis fires even when the prior showed it (the rule is on the grade, not on its being new)", () => {
+    const severe = studySchema.parse({
+      scanType: "Carotid Duplex",
+      measurements: [m("ICA_PROX", "left", "PSV", 300)],
+      observations: [o("ICA", "left", "plaque")],
+    });
+    expect(rulesOf(generateDraft(severe, priorWith([ica("left", "70_99")])))).toEqual(["carotid_severe"]);
+  });
+
+  it("a renal artery occlusion already graded on the prior study does not fire", () => {
+    const renal = studySchema.parse({ scanType: "Renal Duplex", observations: [o("RA", "right", "occluded")] });
+    const known = {
+      site: "RA",
+      side: "right",
+      category: "renal_stenosis",
+      grade: "occlusion",
+      basis: "",
+    } as Conclusion;
+    expect(rulesOf(generateDraft(renal))).toEqual(["renal_occlusion"]);
+    expect(rulesOf(generateDraft(renal, priorWith([known])))).toEqual([]);
   });
 });
 

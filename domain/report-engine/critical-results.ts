@@ -1,3 +1,4 @@
+import type { Conclusion } from "../contracts/study";
 import { gradePhrase } from "./grade-phrases";
 import type { GradedConclusion } from "./grading/grader-types";
 import { type PriorComparison, RAPID_GROWTH_MM_IN_6_MONTHS, RAPID_GROWTH_MM_PER_YEAR } from "./prior-comparison";
@@ -50,32 +51,51 @@ export interface CriticalResult {
   finding: string;
 }
 
-type Matcher = (graded: GradedConclusion, comparison: PriorComparison | null) => boolean;
+/** The draft's comparison with the patient's prior study, and the prior's grades. */
+export type PriorContext = { comparison: PriorComparison | null; conclusions: readonly Conclusion[] };
+
+type Matcher = (graded: GradedConclusion, prior: PriorContext | null) => boolean;
 
 const grades =
   (category: ConclusionCategory, wanted: readonly string[]) =>
   ({ conclusion }: GradedConclusion) =>
     conclusion.category === category && wanted.includes(conclusion.grade);
 
+/** An occlusion the prior study already graded at the same vessel and side is known, not new. */
+const knownOcclusion = ({ conclusion }: GradedConclusion, prior: PriorContext | null) =>
+  conclusion.grade === "occlusion" &&
+  !!prior?.conclusions.some(
+    (p) =>
+      p.category === conclusion.category &&
+      p.site === conclusion.site &&
+      p.side === conclusion.side &&
+      p.grade === "occlusion",
+  );
+
 const matchers: Record<CriticalRuleId, Matcher> = {
-  // Without prior studies every occlusion is treated as new (docs/critical-results.md).
-  carotid_severe: grades("carotid_stenosis", ["70_99", "near_occlusion", "occlusion"]),
+  // Without a prior study every occlusion is treated as new (docs/critical-results.md).
+  carotid_severe: (g, prior) =>
+    grades("carotid_stenosis", ["70_99", "near_occlusion", "occlusion"])(g) && !knownOcclusion(g, prior),
   // The vocabulary has no chronicity observation yet, so no thrombosis is stated as chronic.
   acute_dvt: (g) => grades("dvt", ["present"])(g) && deepVeins.has(g.site.base),
   aortic_diameter: (g) =>
     g.conclusion.category === "aortic_diameter" &&
     g.measured?.parameter === "DIAMETER_MM" &&
     g.measured.value >= criticalThresholds.aorticDiameterFromMm,
-  mesenteric_occlusion: grades("mesenteric_stenosis", ["occlusion"]),
-  renal_occlusion: grades("renal_stenosis", ["occlusion"]),
+  mesenteric_occlusion: (g, prior) => grades("mesenteric_stenosis", ["occlusion"])(g) && !knownOcclusion(g, prior),
+  renal_occlusion: (g, prior) => grades("renal_stenosis", ["occlusion"])(g) && !knownOcclusion(g, prior),
   ehit_high: grades("ehit", ["class3", "class4"]),
   // Growth is judged by the comparison with the prior study (prior-comparison.ts), never by one study alone.
-  aortic_rapid_growth: (g, comparison) => g.conclusion.category === "aortic_diameter" && !!comparison?.growth?.rapid,
+  aortic_rapid_growth: (g, prior) => g.conclusion.category === "aortic_diameter" && !!prior?.comparison?.growth?.rapid,
 };
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function describe(graded: GradedConclusion, rule: CriticalRuleId, comparison: PriorComparison | null): string {
+function describe(
+  graded: GradedConclusion,
+  rule: CriticalRuleId,
+  comparison: PriorComparison | null | undefined,
+): string {
   const { conclusion, site } = graded;
   const where = capitalise(vesselLabel(site.base, conclusion.side));
   const growth = comparison?.growth;
@@ -97,17 +117,18 @@ export function enabledRules(off: readonly string[] = []): CriticalRuleId[] {
 
 /**
  * Every result that a rule flags, in the conclusions' order; `rules` limits it to the rules that are on.
- * `comparison` is the draft's comparison with the patient's prior study, when there is one.
+ * `prior` is the patient's prior study the draft was compared with, when there is one: it tells rapid growth and
+ * a known occlusion from a new one.
  */
 export function findCriticalResults(
   conclusions: readonly GradedConclusion[],
   rules: readonly CriticalRuleId[] = criticalRuleIds,
-  comparison: PriorComparison | null = null,
+  prior: PriorContext | null = null,
 ): CriticalResult[] {
   const found: CriticalResult[] = [];
   for (const graded of conclusions) {
     for (const rule of rules) {
-      if (!matchers[rule](graded, comparison)) continue;
+      if (!matchers[rule](graded, prior)) continue;
       const { site, side, category, grade } = graded.conclusion;
       found.push({
         key: `${rule}|${site}|${side ?? "-"}`,
@@ -117,7 +138,7 @@ export function findCriticalResults(
         side,
         category,
         grade,
-        finding: describe(graded, rule, comparison),
+        finding: describe(graded, rule, prior?.comparison),
       });
     }
   }

@@ -154,7 +154,11 @@ export function generateDraft(
     ),
     conclusions: graded.map((g) => g.conclusion),
     warnings: [...new Set(warnings)],
-    criticalResults: findCriticalResults(graded, options.criticalRules ?? criticalRuleIds, comparison),
+    criticalResults: findCriticalResults(
+      graded,
+      options.criticalRules ?? criticalRuleIds,
+      options.comparison ? { comparison, conclusions: options.comparison.prior.conclusions } : null,
+    ),
   };
 }
 

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { carotidSr } from "../../server/test-support/dicom-sr-files";
 
 let counter = 0;
 export const uniqueEmail = (prefix: string) =>
@@ -45,4 +46,21 @@ export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(summary, summary.join("\n")).toEqual([]);
+}
+
+/**
+ * The signed-in admin as a physician who signs (a physician linked to their account) and a DICOM SR uploaded as
+ * the source document (no OCR to wait for): what a journey needs to generate and sign reports through the API.
+ */
+export async function signingPhysicianWithSrWorksheet(request: APIRequestContext) {
+  const upload = await request.post("/api/worksheets/upload", {
+    multipart: { worksheet: { name: "study.dcm", mimeType: "application/dicom", buffer: carotidSr() } },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const worksheetId = ((await upload.json()) as { id: number }).id;
+  const physician = await request.post("/api/physicians", { data: { name: "Dr. Maria Chen", title: "MD" } });
+  const physicianId = ((await physician.json()) as { id: number }).id;
+  const me = (await (await request.get("/api/auth/user")).json()) as { id: string };
+  expect((await request.patch(`/api/physicians/${physicianId}`, { data: { userId: me.id } })).ok()).toBe(true);
+  return { worksheetId, physicianId };
 }

@@ -1,11 +1,11 @@
 import { FileText, Inbox, LayoutTemplate, LogOut, PenTool, Shield, Stethoscope, Timer, Upload } from "lucide-react";
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Link, useLocation } from "wouter";
 import type { CurrentUser } from "../../../domain/contracts/auth";
 import { can } from "../../../domain/permissions";
 import { ProfileMenu } from "../features/auth/profile-menu";
 import { displayName } from "../features/auth/use-auth";
-import { SsoReauthReturnHost } from "../features/reports/sso-reauth-return-host";
+import { readSsoReauthReturn } from "../features/reports/sso-reauth-return";
 import { cn } from "../lib/cn";
 import { forgetAllEdits } from "../lib/local-drafts";
 import { BrandMark } from "./brand-mark";
@@ -20,6 +20,11 @@ async function signOut(): Promise<void> {
     window.location.assign("/");
   }
 }
+
+// Loaded only when the single sign-on provider sends the browser back from a re-authentication.
+const SsoReauthReturnHost = lazy(async () => ({
+  default: (await import("../features/reports/sso-reauth-return-host")).SsoReauthReturnHost,
+}));
 
 type Tab = { path: string; label: string; icon: typeof Upload };
 
@@ -51,6 +56,8 @@ function tabsFor(role: string): Tab[] {
 export function Shell({ user, children }: { user: CurrentUser; children: ReactNode }) {
   const [location] = useLocation();
   const tabs = tabsFor(user.role);
+  // Kept from the first render: the host removes the return's parameters from the address and stays mounted.
+  const [returningFromSso] = useState(() => readSsoReauthReturn(window.location.search) !== null);
   const visibleTabs = user.isPlatformAdmin ? [...tabs, { path: "/admin", label: "Admin Panel", icon: Shield }] : tabs;
   return (
     <div className="min-h-screen">
@@ -111,7 +118,11 @@ export function Shell({ user, children }: { user: CurrentUser; children: ReactNo
       <main id="main" className="mx-auto max-w-7xl px-4 py-6">
         {children}
       </main>
-      <SsoReauthReturnHost />
+      {returningFromSso ? (
+        <Suspense fallback={null}>
+          <SsoReauthReturnHost />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
