@@ -28,9 +28,8 @@ test("a return from the provider reopens the report's signing dialog, or says wh
 
   // A refusal: the dialog opens again with the ways to confirm, and the reason is said.
   await page.goto(`/reports?sign=${report.id}&reauth=not_fresh`);
-  await expect(page.getByText("did not ask for your password again", { exact: false }).first()).toBeVisible();
   const dialog = page.getByRole("dialog", { name: "Sign this report" });
-  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("status")).toContainText("did not ask for your password again");
   await expect(dialog.getByLabel("Password")).toBeVisible();
   await expect(page).toHaveURL(/\/reports$/);
   await dialog.getByRole("button", { name: "Cancel" }).click();
@@ -38,10 +37,7 @@ test("a return from the provider reopens the report's signing dialog, or says wh
   // Confirmed (here by password, as the provider's callback would have marked the session): sign at once.
   expect((await page.request.post("/api/auth/reauth", { data: { password: account.password } })).ok()).toBe(true);
   await page.goto(`/reports?sign=${report.id}&reauth=ok`);
-  await expect(
-    page.getByText("You confirmed it is you with your single sign-on provider", { exact: false }).first(),
-  ).toBeVisible();
-  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("status")).toContainText("You confirmed it is you with your single sign-on provider");
   await expect(dialog.getByText("You confirmed it is you recently", { exact: false })).toBeVisible();
   await expectAccessible(page);
   await page.screenshot({ path: "docs/screenshots/sso-reauth-return.png", fullPage: true });
@@ -52,5 +48,14 @@ test("a return from the provider reopens the report's signing dialog, or says wh
 
   // A reload does not open the dialog again: the return's parameters are gone from the address.
   await page.reload();
+  await expect(page.getByRole("dialog", { name: "Sign this report" })).toHaveCount(0);
+
+  // For a report signed meanwhile (or no report named) the outcome is said in a notification.
+  await page.goto(`/reports?sign=${report.id}&reauth=state`);
+  await expect(
+    page
+      .getByRole("region", { name: "Notifications (F8)" })
+      .getByText("The confirmation had expired", { exact: false }),
+  ).toBeVisible();
   await expect(page.getByRole("dialog", { name: "Sign this report" })).toHaveCount(0);
 });

@@ -61,6 +61,7 @@ export function SignDialog({
   onOpenChange,
   onSigned,
   datesAcknowledged = false,
+  notice,
 }: {
   report: Report;
   open: boolean;
@@ -68,6 +69,8 @@ export function SignDialog({
   onSigned?: (report: Report) => void;
   /** The editor's confirmation of implausible dates, carried into the dialog (it can still be changed here). */
   datesAcknowledged?: boolean;
+  /** Said first in the dialog, e.g. the outcome of a single sign-on confirmation it was reopened after. */
+  notice?: { text: string; tone: "success" | "problem" };
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -80,6 +83,7 @@ export function SignDialog({
           <SignForm
             report={report}
             datesAcknowledged={datesAcknowledged}
+            notice={notice}
             onDone={() => onOpenChange(false)}
             onSigned={onSigned}
           />
@@ -94,11 +98,13 @@ function SignForm({
   datesAcknowledged,
   onDone,
   onSigned,
+  notice,
 }: {
   report: Report;
   datesAcknowledged: boolean;
   onDone: () => void;
   onSigned?: (report: Report) => void;
+  notice?: { text: string; tone: "success" | "problem" };
 }) {
   const id = useId();
   const datesNeedConfirmation = needsDateConfirmation(report);
@@ -181,6 +187,14 @@ function SignForm({
 
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
+      {notice ? (
+        <p
+          role="status"
+          className={`rounded-md border p-2 text-sm ${notice.tone === "success" ? "border-green-200 bg-green-50 text-green-900" : "border-amber-300 bg-amber-50 text-amber-950"}`}
+        >
+          {notice.text}
+        </p>
+      ) : null}
       <section aria-labelledby={`${id}-what`} className="grid gap-2 rounded-md border border-slate-200 p-3 text-sm">
         <h3 id={`${id}-what`} className="font-semibold text-slate-900">
           What you are signing

@@ -3,7 +3,7 @@ import { useLocation } from "wouter";
 import { type Report, reportSchema } from "../../../../domain/contracts/reports";
 import { toast } from "../../components/ui/use-toast";
 import { api } from "../../lib/api";
-import { readSsoReauthReturn, withoutSsoReauthReturn } from "./sso-reauth-return";
+import { readSsoReauthReturn, type SsoReauthReturn, withoutSsoReauthReturn } from "./sso-reauth-return";
 
 // Loaded only on a return from the provider: the signing dialog is not part of the first page load.
 const SignDialog = lazy(async () => ({ default: (await import("./sign-dialog")).SignDialog }));
@@ -14,26 +14,38 @@ const SignDialog = lazy(async () => ({ default: (await import("./sign-dialog")).
  */
 export function SsoReauthReturnHost() {
   const [location, navigate] = useLocation();
-  const [report, setReport] = useState<Report | null>(null);
+  const [signing, setSigning] = useState<{ report: Report; back: SsoReauthReturn } | null>(null);
   useEffect(() => {
     const back = readSsoReauthReturn(window.location.search);
     if (!back) return;
     navigate(withoutSsoReauthReturn(`${location}${window.location.search}`), { replace: true });
-    toast({
-      title: back.confirmed ? "Identity confirmed" : "Identity not confirmed",
-      description: back.message,
-      variant: back.confirmed ? "success" : "destructive",
-    });
-    if (back.reportId === null) return;
+    // The dialog says the outcome itself; without a report to reopen (or one signed meanwhile) a toast does.
+    const tell = () => {
+      toast({
+        title: back.confirmed ? "Identity confirmed" : "Identity not confirmed",
+        description: back.message,
+        variant: back.confirmed ? "success" : "destructive",
+      });
+    };
+    if (back.reportId === null) {
+      tell();
+      return;
+    }
     api
       .get(`/api/reports/${back.reportId}`, reportSchema)
-      .then((found) => setReport(found.isFinalized ? null : found))
-      .catch(() => setReport(null));
+      .then((report) => (report.isFinalized ? tell() : setSigning({ report, back })))
+      .catch(tell);
   }, [location, navigate]);
-  if (!report) return null;
+  if (!signing) return null;
+  const { report, back } = signing;
   return (
     <Suspense fallback={null}>
-      <SignDialog report={report} open onOpenChange={(open) => (open ? null : setReport(null))} />
+      <SignDialog
+        report={report}
+        open
+        onOpenChange={(open) => (open ? null : setSigning(null))}
+        notice={{ text: back.message, tone: back.confirmed ? "success" : "problem" }}
+      />
     </Suspense>
   );
 }
