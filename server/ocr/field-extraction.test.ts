@@ -439,3 +439,21 @@ describe("other clinics' wordings and date styles (issue 23, fourth session)", (
     expect(fields.patientName.value).toBe("LEWIS, Ashley");
   });
 });
+
+describe("names of the referrer and sonographer (issue 23, fourth session)", () => {
+  const read = (regions: ReturnType<typeof at>[]) => extractSheetFields(regions, now);
+
+  it("checks their surnames against the name lexicon like the patient's", () => {
+    const fields = read([
+      at("Referring Dr:", { u: 100, v: 300 }),
+      // "Hughes" with its "g" read as a "q", the "g" close behind.
+      at("Dr L Huqhes", { u: 300, v: 300 }, 0.6, { 7: { char: "g", prob: 0.3 } }),
+    ]);
+    expect(fields.referringPhysician.value).toBe("Dr L Hughes");
+  });
+
+  it("leaves a title with its initial run against it as read", () => {
+    const fields = read([at("Referring Dr:", { u: 100, v: 300 }), at("DrP.Sullivan", { u: 300, v: 300 })]);
+    expect(fields.referringPhysician.value).toBe("DrP. Sullivan");
+  });
+});

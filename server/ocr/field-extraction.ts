@@ -240,6 +240,9 @@ function splitInitial(word: DecodedChar[]): DecodedChar[][] {
   return [word.slice(0, -2), word.slice(-2)];
 }
 
+/** A title, or a title with the initial after it written against it ("DrP." of "DrP.Sullivan"). */
+const TITLES = /^(?:(?:dr|prof|mr|mrs|ms|miss|mx|sir|dame)|(?:dr|mr|ms)[A-Za-z])$/i;
+
 /** Checks every word of a name against the lexicon (punctuation around a word is kept as written). */
 function checkNameWords(decoded: Decoded[], spans: Span[], gapSpaces = true) {
   let factor = 1;
@@ -247,6 +250,8 @@ function checkNameWords(decoded: Decoded[], spans: Span[], gapSpaces = true) {
   const text = words
     .map((word) => {
       const [, before, core, after] = /^([^A-Za-z]*)(.*?)([^A-Za-z]*)$/.exec(word.text)!;
+      // A title is no name ("Prof" is not a misread "Pratt"; "DrP" is no "Dry").
+      if (TITLES.test(core!)) return word.text;
       const checked = rescoreNameWord({ ...word, text: core! }, nameLexicon());
       factor = Math.min(factor, checked.factor);
       return before + checked.text + after;
@@ -352,8 +357,10 @@ function readHeaderText(field: (typeof ocrHeaderFieldNames)[number], spans: Span
     " ",
     !leader,
   );
-  const value = HEADER_GRAMMARS[field](joined.text);
-  return value ? { value, confidence: joined.confidence, box } : { value: null, confidence: 0, box };
+  // A referrer's or sonographer's surname is checked against the name lexicon like the patient's ("Huqhes").
+  const checked = person ? checkNameWords(decoded, spans, !leader) : { text: joined.text, factor: 1 };
+  const value = HEADER_GRAMMARS[field](checked.text);
+  return value ? { value, confidence: joined.confidence * checked.factor, box } : { value: null, confidence: 0, box };
 }
 
 const HEADER_GRAMMARS: Record<(typeof ocrHeaderFieldNames)[number], (text: string) => string | null> = {

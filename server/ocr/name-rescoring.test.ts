@@ -142,6 +142,12 @@ describe("rescoreNameWord", () => {
     expect(read("OWEN", 0.0001)).toBe("OWEN");
   });
 
+  it("parts an initial written against the surname instead of dropping it", () => {
+    const names = fromWords([], new Map([["kapoor", 5000]]));
+    const m = syntheticRegion("WKAPOOR", { u: 0, v: 0 }, 0.9).matrix;
+    expect(rescoreNameWord({ text: "WKAPOOR", matrix: m, from: 0, to: m.steps }, names).text).toBe("W KAPOOR");
+  });
+
   it("puts back the space between two names read as one word", () => {
     const names = fromWords(
       ["andrewfitz"],

@@ -83,6 +83,8 @@ export function rescoreNameWord(
   const readRank = lexicon.rank(core);
   if (readRank <= SURE_RANK) return { text: word.text, factor: 1 };
   const known = Number.isFinite(readRank);
+  const initial = !known && !prefix && !suffix ? initialRunIn(core, lexicon) : null;
+  if (initial) return initial;
   const kept = { text: word.text, factor: known ? 1 : UNKNOWN_FACTOR };
   const split = () => {
     const two = twoNames(core, lexicon);
@@ -114,6 +116,15 @@ export function rescoreNameWord(
     text: prefix + caseLike(best.name, core) + suffix,
     factor: seen ? 1 / total : Math.min(1 / total, CENSUS_CARRIED_FACTOR),
   };
+}
+
+/**
+ * An initial written against the surname after it ("WKAPOOR", "DR. WKaPOOR"): a capital before a capital, the
+ * rest a census name, the whole no name. Without this the lexicon would take the name and drop the initial.
+ */
+function initialRunIn(core: string, lexicon: NameLexicon): { text: string; factor: number } | null {
+  if (!/^[A-Z][A-Z][A-Za-z]{2,}$/.test(core) || lexicon.rank(core.slice(1)) >= BROAD_ONLY_RANK) return null;
+  return { text: `${core[0]} ${core.slice(1)}`, factor: 1 };
 }
 
 /**
