@@ -8,8 +8,8 @@
  * PostgreSQL when TEST_DATABASE_URL is set (a fresh database is created and dropped), else in-memory PGlite.
  */
 import { parseArgs } from "node:util";
-import { sql } from "drizzle-orm";
-import { clinics } from "../server/db/schema";
+import { eq, sql } from "drizzle-orm";
+import { clinics, reports } from "../server/db/schema";
 import { findPriorReport } from "../server/features/reports/prior-report.service";
 import { openTestDatabase } from "../server/test-support/test-database";
 import { seedReports } from "./report-seed";
@@ -30,11 +30,11 @@ async function main() {
     // A third of the reports signed, each with its own MRN, as a clinic's archive would be.
     await db.execute(sql`update reports set is_finalized = (id % 3 = 0), is_draft = (id % 3 <> 0), mrn = 'H-' || id`);
     await db.execute(sql`analyze reports`);
-    const [probe] = (
-      await db.execute(
-        sql`select patient_name, patient_dob, study_type from reports where id = ${Math.floor(SIZE / 2)}`,
-      )
-    ).rows as { patient_name: string; patient_dob: string; study_type: string }[];
+    // The patient of the middle report: the name branch finds their signed reports.
+    const [probe] = await db
+      .select({ patient_name: reports.patientName, patient_dob: reports.patientDob, study_type: reports.studyType })
+      .from(reports)
+      .where(eq(reports.id, Math.floor(SIZE / 2)));
     const byMrn = { patientName: "Someone Else", patientDob: null, mrn: `h-${Math.floor(SIZE / 3) * 3}` };
     const byName = { patientName: probe!.patient_name, patientDob: probe!.patient_dob, mrn: null };
     const lookup = (who: typeof byMrn | typeof byName) =>
