@@ -25,6 +25,13 @@ test("a DICOM SR fills the patient fields and the checking table, each value mar
   await expect(page.getByLabel("Date of Birth")).toHaveValue("1948-03-12");
   await expect(page.getByLabel("Exam Date")).toHaveValue("2025-03-01");
   await expect(page.getByLabel("Scan type")).toHaveValue("Carotid Duplex");
+  await expect(page.getByText("Read from DICOM SR", { exact: true })).toBeVisible();
+  await expect(page.getByText("OCR Extracted", { exact: true })).toHaveCount(0);
+  await expect(
+    page.getByText(/Read from the ultrasound machine's DICOM SR \(Sonoscribe test, study of 2025-03-01\)/),
+  ).toBeVisible();
+  // Not offered beside an upload that is itself the SR.
+  await expect(page.getByRole("button", { name: "Add DICOM SR (.dcm)" })).toHaveCount(0);
 
   await expect(page.getByRole("heading", { name: "Measurements from the DICOM structured report" })).toBeVisible();
   const table = page.getByRole("table");
@@ -56,4 +63,48 @@ test("a DICOM image instead of a structured report is refused with the reason", 
   await expect(page.getByText("Upload Failed", { exact: true })).toBeVisible();
   await expect(page.getByText(/^This file is a DICOM US object .*not a Structured Report/)).toBeVisible();
   await expect(page.getByLabel("Patient Name")).toHaveValue("");
+});
+
+test("the editor of a report made from a DICOM SR says the measurements came from the machine's SR", async ({
+  page,
+  request,
+}) => {
+  await signIn(page, await registerClinicViaApi(request));
+  const uploaded = await page.request.post("/api/worksheets/upload", {
+    multipart: { worksheet: { name: "carotid.dcm", mimeType: "application/dicom", buffer: carotidSr() } },
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  const worksheet = await uploaded.json();
+  const read = await page.request.post(`/api/worksheets/${worksheet.id}/ocr`);
+  const { ocrResult } = await read.json();
+  const physician = await (await page.request.post("/api/physicians", { data: { name: "Dr. Maria Chen" } })).json();
+  const generated = await page.request.post("/api/reports/generate", {
+    data: {
+      worksheetId: worksheet.id,
+      physicianId: physician.id,
+      logoUrl: null,
+      scanType: "Carotid Duplex",
+      measurements: ocrResult.measurements,
+      patient: { patientName: ocrResult.patientName, patientDob: ocrResult.patientDob, examDate: ocrResult.examDate },
+    },
+  });
+  expect(generated.status(), await generated.text()).toBe(201);
+  const report = await generated.json();
+
+  await page.goto("/reports");
+  await page.getByRole("button", { name: `Edit report #${report.id}`, exact: true }).click();
+  const editor = page.getByRole("dialog", { name: "Edit Report" });
+  await expect(
+    editor.getByText(
+      "The measurements came from the ultrasound machine's DICOM structured report (Sonoscribe test, study of 2025-03-01), not from a worksheet image.",
+    ),
+  ).toBeVisible();
+  await expect(editor.getByText("No worksheet image available")).toHaveCount(0);
+  await expectAccessible(page);
+  await page.screenshot({ path: "docs/screenshots/dicom-sr-editor-desktop.png" });
+  await page.setViewportSize({ width: 820, height: 1180 });
+  await page.screenshot({ path: "docs/screenshots/dicom-sr-editor-tablet.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectAccessible(page);
+  await page.screenshot({ path: "docs/screenshots/dicom-sr-editor-phone.png" });
 });

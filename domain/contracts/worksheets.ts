@@ -75,4 +75,11 @@ export type OcrFailureBody = z.infer<typeof ocrFailureBody>;
 export const WORKSHEET_FIELD = "worksheet";
 /** The spec's accept filter of the Upload view (section 5), and a DICOM SR from the ultrasound machine (issue 28). */
 export const WORKSHEET_ACCEPT = ".jpg,.jpeg,.png,.gif,.webp,.pdf,.dcm,application/dicom";
+/**
+ * POST /api/worksheets/{id}/dicom-sr (issue 28): the machine's DICOM SR beside the read worksheet, its multipart
+ * field, and the form field by which the clinician confirms a differing patient is the same ("yes"). A refusal for a
+ * differing patient is a 409 whose `field` is SAME_PATIENT_FIELD.
+ */
+export const DICOM_SR_FIELD = "dicomSr";
+export const SAME_PATIENT_FIELD = "samePatient";
 export const worksheetImageUrl = (id: number) => `/api/worksheets/${id}/image`;

@@ -1,4 +1,5 @@
 import { type OcrResult, ocrResultSchema } from "../../../domain/contracts/ocr";
+import { DICOM_SR_FIELD, SAME_PATIENT_FIELD } from "../../../domain/contracts/worksheets";
 import { AppError, notFound } from "../../../domain/errors";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
@@ -13,15 +14,8 @@ import { isDicomSr, type WorksheetDeps } from "./worksheets.service";
 // worksheet is read first; the SR is then merged into its reading (sr-merge.ts) and kept, so that reading the
 // worksheet again merges it again.
 
-/** The multipart field of the SR, and the form field by which the clinician confirms a differing patient. */
-export const DICOM_SR_FIELD = "dicomSr";
-export const SAME_PATIENT_FIELD = "samePatient";
-
 export const NOT_DICOM_MESSAGE =
   "This file is not a DICOM file. Export the study's measurements from the ultrasound machine as a DICOM SR (.dcm).";
-
-/** The refusal's `field`, so the client can offer "same patient" rather than only show the message. */
-export const PATIENT_MISMATCH = "samePatient";
 
 function readSr(data: Buffer) {
   try {
@@ -83,7 +77,7 @@ export async function addDicomSr(
     throw new AppError(
       "CONFLICT",
       `The structured report may be of another patient: ${describeMismatches(mismatches)}. Check that both are from the same study. Nothing was added.`,
-      PATIENT_MISMATCH,
+      SAME_PATIENT_FIELD,
     );
   }
   const merged = mergeSrReading(sheet, sr);

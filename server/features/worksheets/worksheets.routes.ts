@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { idParam } from "../../../domain/contracts/common";
 import {
+  DICOM_SR_FIELD,
   type OcrFailureBody,
   ocrFailureBody,
   ocrResponse,
   ocrView,
   ocrWaitQuery,
+  SAME_PATIENT_FIELD,
   WORKSHEET_FIELD,
   worksheetDetail,
   worksheetRecord,
@@ -16,13 +18,7 @@ import { type AppDeps, MAX_UPLOAD_BYTES } from "../../platform/deps";
 import { sendPrivateFile } from "../../platform/send-file";
 import { DICOM_TYPE, readMultipart, WORKSHEET_UPLOAD_TYPES } from "../../platform/uploads";
 import { getWorksheetOcr, type OcrJobDeps, requestWorksheetOcr, toOcrView, waitForOcr } from "./ocr-jobs";
-import {
-  addDicomSr,
-  assertOwnWorksheet,
-  DICOM_SR_FIELD,
-  NOT_DICOM_MESSAGE,
-  SAME_PATIENT_FIELD,
-} from "./worksheet-sr.service";
+import { addDicomSr, assertOwnWorksheet, NOT_DICOM_MESSAGE } from "./worksheet-sr.service";
 import { getWorksheet, readWorksheetImage, uploadWorksheet, type WorksheetDeps } from "./worksheets.service";
 
 /**

@@ -15,7 +15,7 @@ export class ApiError extends Error {
     this.name = "ApiError";
   }
 
-  private get body(): { error?: unknown; details?: unknown; code?: unknown } | null {
+  private get body(): { error?: unknown; details?: unknown; code?: unknown; field?: unknown } | null {
     try {
       const body = JSON.parse(this.bodyText) as unknown;
       return body && typeof body === "object" ? body : null;
@@ -28,6 +28,12 @@ export class ApiError extends Error {
   get serverMessage(): string | null {
     const text = this.body?.error ?? this.body?.details;
     return typeof text === "string" ? text : null;
+  }
+
+  /** The form field the server's refusal is about, when it names one. */
+  get field(): string | null {
+    const field = this.body?.field;
+    return typeof field === "string" ? field : null;
   }
 
   /** The server's error code (domain/errors.ts: "UNAUTHORIZED", "TOTP_REQUIRED", "reauth_required"...). */

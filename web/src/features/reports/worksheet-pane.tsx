@@ -1,6 +1,9 @@
-import { ImageOff } from "lucide-react";
+import { FileText, ImageOff } from "lucide-react";
 import { useState } from "react";
 import type { Report } from "../../../../domain/contracts/reports";
+import { worksheetDetail } from "../../../../domain/contracts/worksheets";
+import { useApiQuery } from "../../lib/api";
+import { machineSrOrigin } from "../upload/machine-sr-card";
 
 /** The images to try in order: the digital drawing first, then the uploaded worksheet (spec part 1). */
 export function worksheetImageUrls(report: Pick<Report, "worksheetId" | "digitalWorksheetId">): string[] {
@@ -18,6 +21,12 @@ export function WorksheetPane({ report }: { report: Report }) {
   const [attempt, setAttempt] = useState({ key, index: 0 });
   const index = attempt.key === key ? attempt.index : 0;
   const url = urls[index];
+  // No image to show: an upload that was the machine's DICOM SR says so, with its device and study date.
+  const { data: uploaded } = useApiQuery(["/api/worksheets", String(report.worksheetId)], worksheetDetail, {
+    enabled: !url && report.worksheetId !== null,
+  });
+  const fromSr = uploaded?.kind === "dicom-sr";
+  const origin = fromSr && uploaded.ocrResult ? machineSrOrigin(uploaded.ocrResult) : null;
   const ids = [
     report.digitalWorksheetId ? `Digital: #${report.digitalWorksheetId}` : null,
     report.worksheetId ? `Uploaded: #${report.worksheetId}` : null,
@@ -32,6 +41,14 @@ export function WorksheetPane({ report }: { report: Report }) {
           className="max-h-full max-w-full object-contain"
           onError={() => setAttempt({ key, index: index + 1 })}
         />
+      ) : fromSr ? (
+        <p className="flex max-w-sm items-start gap-2 p-6 text-sm text-slate-700">
+          <FileText className="mt-0.5 h-5 w-5 shrink-0" aria-hidden />
+          <span>
+            The measurements came from the ultrasound machine's DICOM structured report
+            {origin ? ` (${origin})` : ""}, not from a worksheet image.
+          </span>
+        </p>
       ) : (
         <p className="flex items-center gap-2 p-6 text-sm text-slate-700">
           <ImageOff className="h-5 w-5" aria-hidden />

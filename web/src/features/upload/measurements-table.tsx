@@ -46,6 +46,7 @@ export function MeasurementsTable({
   onChange,
   fromSr = false,
   notes = [],
+  origin = null,
 }: {
   rows: MeasurementRow[];
   page: PageImage | null;
@@ -56,6 +57,8 @@ export function MeasurementsTable({
   fromSr?: boolean;
   /** What the reading left out and why (a DICOM SR's values without codes this product uses). */
   notes?: string[];
+  /** The SR's device and study date ("GE LOGIQ E10, study of 2025-03-01"), when it says them. */
+  origin?: string | null;
 }) {
   const update = (key: string, patch: Partial<MeasurementRow>) =>
     onChange(rows.map((row) => (row.key === key ? { ...row, ...patch, edited: true } : row)));
@@ -77,7 +80,7 @@ export function MeasurementsTable({
         </CardTitle>
         <p className="text-sm text-slate-700">
           {fromSr
-            ? "Taken from the ultrasound machine's coded measurements (vessel, side and measurement). Check them, and correct or add any before generating."
+            ? `Read from the ultrasound machine's DICOM SR${origin ? ` (${origin})` : ""}: its coded measurements (vessel, side and measurement). Check them, and correct or add any before generating.`
             : "Check each value against the part of the worksheet it was read from, and correct it before generating."}
         </p>
       </CardHeader>
@@ -125,7 +128,7 @@ export function MeasurementsTable({
                     Value
                   </th>
                   <th scope="col" className="hidden py-2 pr-2 font-semibold sm:table-cell">
-                    {fromSr ? "Source" : "On the worksheet"}
+                    {fromSr || rows.some((r) => r.source === "DICOM SR") ? "Source" : "On the worksheet"}
                   </th>
                   <th scope="col" className="py-2 font-semibold">
                     <span className="sr-only">Remove</span>

@@ -32,6 +32,7 @@ export function PatientInfoCard({
   indication,
   extraction,
   ocrExtracted,
+  extractedLabel = "OCR Extracted",
   showManualNotice,
   scanType,
   scanTypeDetected,
@@ -48,6 +49,8 @@ export function PatientInfoCard({
   extraction: Extraction;
   /** Any field was extracted by the last OCR run (the spec's badge). */
   ocrExtracted: boolean;
+  /** What the badge says: the spec's "OCR Extracted", or that the fields came from the machine's DICOM SR. */
+  extractedLabel?: string;
   /** OCR finished and extracted nothing (the spec's yellow notice). */
   showManualNotice: boolean;
   scanType: string;
@@ -61,7 +64,7 @@ export function PatientInfoCard({
     <Card>
       <CardHeader className="flex-row items-center justify-between gap-2">
         <CardTitle>Patient Information</CardTitle>
-        {ocrExtracted ? <Badge tone="green">OCR Extracted</Badge> : null}
+        {ocrExtracted ? <Badge tone="green">{extractedLabel}</Badge> : null}
       </CardHeader>
       <CardContent className="grid gap-4">
         {showManualNotice ? (

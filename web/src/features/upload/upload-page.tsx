@@ -8,6 +8,7 @@ import { ReportPreview } from "../reports/report-preview";
 import { ReportSettingsCard } from "../reports/report-settings-card";
 import { SonographerImpression } from "../reports/sonographer-impression";
 import { BackgroundReadingList } from "./background-reading-list";
+import { MachineSrCard, machineSrOrigin } from "./machine-sr-card";
 import { type MeasurementRow, rowsFromOcr, toStudyMeasurements } from "./measurement-rows";
 import { MeasurementsTable, rowName } from "./measurements-table";
 import { type Extraction, emptyPatient, noExtraction, type PatientFields, PatientInfoCard } from "./patient-info-card";
@@ -16,6 +17,12 @@ import { usePageImage } from "./use-page-image";
 import { patientDataRead, useWorksheetUpload } from "./use-worksheet-upload";
 import { WorksheetUploadCard } from "./worksheet-upload-card";
 import { WorksheetViewer } from "./worksheet-viewer";
+
+/** Where the patient fields came from, as the Patient Information badge says it. */
+function readingLabel(reading: OcrResult | null): string {
+  if (reading?.source === "dicom-sr") return "Read from DICOM SR";
+  return reading?.machineSr ? "Read from worksheet and DICOM SR" : "OCR Extracted";
+}
 
 /** The fields checked beside the worksheet: as OCR read them, then as the clinician corrects them. */
 type Sheet = {
@@ -88,6 +95,8 @@ export function UploadPage() {
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const [report, setReport] = useState<unknown>(null);
   const [generations, setGenerations] = useState(0);
+  /** The reading with the machine's DICOM SR merged in, once one is added beside the worksheet. */
+  const [merged, setMerged] = useState<OcrResult | null>(null);
   const previewRef = useRef<HTMLElement>(null);
 
   const onNewUpload = useCallback(() => {
@@ -95,6 +104,7 @@ export function UploadPage() {
     setRows([]);
     setSelectedKey(null);
     setReport(null);
+    setMerged(null);
   }, []);
 
   const onOcrResult = useCallback((result: OcrResult) => {
@@ -130,7 +140,8 @@ export function UploadPage() {
   }, [generations]);
 
   const completed = phase === "completed";
-  const ocrExtracted = patientDataRead(ocrResult);
+  const reading = merged ?? ocrResult;
+  const ocrExtracted = patientDataRead(reading);
   const checked: PatientInput = {
     ...patient,
     ...headerFieldsOf(header),
@@ -157,6 +168,17 @@ export function UploadPage() {
             onFile={(file) => void upload(file)}
             onFiles={(files) => void batch.add(files)}
           />
+          {completed && worksheet && !fromSr && !ocrFailed ? (
+            <MachineSrCard
+              key={worksheet.id}
+              worksheetId={worksheet.id}
+              added={reading?.machineSr ? reading : null}
+              onMerged={(result) => {
+                setMerged(result);
+                onOcrResult(result);
+              }}
+            />
+          ) : null}
           <BackgroundReadingList items={batch.items} onOpen={(id) => void open(id)} onDismiss={batch.dismiss} />
         </div>
         <div className="grid min-w-0 gap-6">
@@ -166,6 +188,7 @@ export function UploadPage() {
             indication={indication}
             extraction={extraction}
             ocrExtracted={ocrExtracted}
+            extractedLabel={readingLabel(reading)}
             showManualNotice={completed && !ocrExtracted}
             scanType={scanType}
             scanTypeDetected={scanTypeDetected}
@@ -187,6 +210,7 @@ export function UploadPage() {
             onChange={setRows}
             fromSr
             notes={ocrResult?.notes ?? []}
+            origin={ocrResult ? machineSrOrigin(ocrResult) : null}
           />
         </section>
       ) : completed ? (
@@ -206,6 +230,7 @@ export function UploadPage() {
             selectedKey={selectedKey}
             onSelect={setSelectedKey}
             onChange={setRows}
+            notes={reading?.notes ?? []}
           />
         </section>
       ) : null}
