@@ -121,6 +121,19 @@ describe("rescoreNameWord", () => {
     );
   });
 
+  it("checks no part before an apostrophe as a name of its own ('DrO'Neill' is no 'Do'Neill')", () => {
+    const names = fromWords(
+      [],
+      new Map([
+        ["neill", 3000],
+        ["do", 9000],
+        ["dre", 9000],
+      ]),
+    );
+    const m = syntheticRegion("DrO'Neill", { u: 0, v: 0 }, 0.6, { 2: { char: "e", prob: 0.3 } }).matrix;
+    expect(rescoreNameWord({ text: "DrO'Neill", matrix: m, from: 0, to: m.steps }, names).text).toBe("DrO'Neill");
+  });
+
   it("puts back an apostrophe after O the recogniser saw, and none it did not", () => {
     const names = fromWords(
       [],

@@ -155,8 +155,11 @@ function joinedName(word: NameWord, lexicon: NameLexicon): { text: string; facto
   const joined = parts.join("");
   if (known(joined)) return rescoreNameWord({ ...word, text: joined }, lexicon);
   // "Dubois-Sanchcz": each part checked like any other name, with the hyphen and the other part kept as read.
-  if (parts.length !== 2 || parts.some((p) => p.length < 3)) return { text: word.text, factor: UNKNOWN_FACTOR };
+  // Only across a hyphen: before an apostrophe stands a prefix or a title run into one ("DrO'Neill"), no name.
   const separator = word.text[parts[0]!.length]!;
+  if (parts.length !== 2 || separator !== "-" || parts.some((p) => p.length < 3)) {
+    return { text: word.text, factor: UNKNOWN_FACTOR };
+  }
   const first = rescoreNameWord(word, lexicon, "", separator + parts[1]);
   const second = rescoreNameWord(
     { ...word, text: first.text },
