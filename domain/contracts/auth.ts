@@ -109,6 +109,9 @@ export const totpSetupResponse = z.object({
 });
 export type TotpSetupResponse = z.infer<typeof totpSetupResponse>;
 
+/** POST /api/auth/totp/disable. */
+export const totpDisableResponse = z.object({ enabled: z.literal(false) });
+
 export const totpEnableResponse = z.object({ recoveryCodes: z.array(z.string()) });
 export type TotpEnableResponse = z.infer<typeof totpEnableResponse>;
 
@@ -138,6 +141,12 @@ export const resetPasswordRequest = z.object({
   token: z.string().trim().min(20, "This reset link is incomplete: open the whole link").max(200),
   password,
 });
+
+/** 200 of POST /api/auth/password-reset/complete: whose password changed. */
+export const passwordResetDone = z.object({ email: z.string() });
+
+/** GET /api/auth/local-draft-key: this user's key (base64url) for the edits the browser keeps encrypted. */
+export const localDraftKey = z.object({ key: z.string() });
 
 /** POST /api/staff/:id/password-reset: e-mailed when the server sends e-mail, else the link to pass on. */
 export const staffPasswordResetResponse = z.object({

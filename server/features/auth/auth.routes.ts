@@ -6,8 +6,10 @@ import {
   currentUser,
   forgotPasswordAccepted,
   forgotPasswordRequest,
+  localDraftKey,
   loginRequest,
   PASSWORD_RESET_SENT_MESSAGE,
+  passwordResetDone,
   registerClinicRequest,
   registrationAccepted,
   registrationComplete,
@@ -201,7 +203,7 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.post(
     "/api/auth/password-reset/complete",
     {
-      schema: { body: resetPasswordRequest, response: { 200: z.object({ email: z.string() }) } },
+      schema: { body: resetPasswordRequest, response: { 200: passwordResetDone } },
       config: { rateLimit: { max: 20, timeWindow: "15 minutes" } },
     },
     async (request) => completePasswordReset(registration, request.body, { ip: request.ip, requestId: request.id }),
@@ -252,11 +254,9 @@ export const authRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.get("/api/auth/user", { schema: { response: { 200: currentUser } } }, async (request) => requireUser(request));
 
   // The key for the unsaved edits this user's browser keeps encrypted (see local-draft-key.ts).
-  app.get(
-    "/api/auth/local-draft-key",
-    { schema: { response: { 200: z.object({ key: z.string() }) } } },
-    async (request) => ({ key: deps.localDraftKeys.forUser(requireUser(request).id) }),
-  );
+  app.get("/api/auth/local-draft-key", { schema: { response: { 200: localDraftKey } } }, async (request) => ({
+    key: deps.localDraftKeys.forUser(requireUser(request).id),
+  }));
 
   app.get(
     "/api/health",

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import {
   currentUser,
   totpCodeRequest,
+  totpDisableResponse,
   totpEnableResponse,
   totpSetupResponse,
   totpStatusResponse,
@@ -42,7 +42,7 @@ export const totpRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   app.post(
     "/api/auth/totp/disable",
     {
-      schema: { body: totpCodeRequest, response: { 200: z.object({ enabled: z.literal(false) }) } },
+      schema: { body: totpCodeRequest, response: { 200: totpDisableResponse } },
       config: codeRateLimit,
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import { apiJson } from "./api";
+import { api } from "./api";
 
 /**
  * Unsaved edits kept in this browser so that an expired session, a closed tab or a crash loses nothing.
@@ -18,9 +18,12 @@ let keyFor: { userId: string; key: Promise<CryptoKey> } | null = null;
 
 function cryptoKey(userId: string): Promise<CryptoKey> {
   if (keyFor?.userId !== userId) {
-    const key = apiJson<{ key: string }>("GET", "/api/auth/local-draft-key").then(({ key: raw }) =>
-      crypto.subtle.importKey("raw", fromBase64Url(raw), "AES-GCM", false, ["encrypt", "decrypt"]),
-    );
+    // The contract is loaded with the key: zod stays out of the first page load's budget.
+    const key = import("../../../domain/contracts/auth")
+      .then(({ localDraftKey }) => api.get("/api/auth/local-draft-key", localDraftKey))
+      .then(({ key: raw }) =>
+        crypto.subtle.importKey("raw", fromBase64Url(raw), "AES-GCM", false, ["encrypt", "decrypt"]),
+      );
     keyFor = { userId, key };
     // A failed fetch is tried again next time instead of being remembered.
     key.catch(() => {

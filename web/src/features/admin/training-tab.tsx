@@ -1,13 +1,13 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import { z } from "zod";
-import { clinicalFindings, type TrainingPair, trainingPair } from "../../../../domain/contracts/admin";
+import { clinicalFindings, trainingPair } from "../../../../domain/contracts/admin";
 import { scanTypes } from "../../../../domain/report-engine/vocabulary";
 import { Button } from "../../components/ui/button";
 import { Badge, Card, CardContent, CardHeader, CardTitle, EmptyState, Spinner } from "../../components/ui/card";
 import { Input, Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage, useApiQuery } from "../../lib/api";
+import { api, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { formatDate } from "./format";
 
@@ -22,7 +22,7 @@ export function TrainingTab() {
   const [complexity, setComplexity] = useState("");
 
   const upload = useMutation({
-    mutationFn: (body: FormData) => apiJson<TrainingPair>("POST", "/api/training", body),
+    mutationFn: (body: FormData) => api.send("POST", "/api/training", body, trainingPair),
     onSuccess: (pair) => {
       toast({
         title: "Training Data Added",

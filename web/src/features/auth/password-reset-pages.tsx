@@ -6,15 +6,16 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import {
-  type ForgotPasswordAccepted,
+  forgotPasswordAccepted,
   forgotPasswordRequest,
+  passwordResetDone,
   password as passwordRule,
 } from "../../../../domain/contracts/auth";
 import { BrandMark } from "../../app/brand-mark";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader } from "../../components/ui/card";
 import { FieldError, Input, Label } from "../../components/ui/input";
-import { apiJson, errorMessage } from "../../lib/api";
+import { api, errorMessage } from "../../lib/api";
 
 function AuthCard({ title, intro, children }: { title: string; intro?: string; children: ReactNode }) {
   return (
@@ -46,7 +47,7 @@ export function ForgotPasswordPage() {
   });
   const send = useMutation({
     mutationFn: (body: z.output<typeof forgotPasswordRequest>) =>
-      apiJson<ForgotPasswordAccepted>("POST", "/api/auth/password-reset", body),
+      api.send("POST", "/api/auth/password-reset", body, forgotPasswordAccepted),
   });
   const { errors } = form.formState;
 
@@ -114,7 +115,7 @@ export function ResetPasswordPage() {
   });
   const reset = useMutation({
     mutationFn: (values: NewPasswordValues) =>
-      apiJson<{ email: string }>("POST", "/api/auth/password-reset/complete", { token, password: values.password }),
+      api.send("POST", "/api/auth/password-reset/complete", { token, password: values.password }, passwordResetDone),
   });
   const { errors } = form.formState;
 

@@ -1,13 +1,18 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
-import type { CurrentUser, TotpEnableResponse, TotpSetupResponse } from "../../../../domain/contracts/auth";
-import { totpStatusResponse } from "../../../../domain/contracts/auth";
+import type { CurrentUser, TotpSetupResponse } from "../../../../domain/contracts/auth";
+import {
+  totpDisableResponse,
+  totpEnableResponse,
+  totpSetupResponse,
+  totpStatusResponse,
+} from "../../../../domain/contracts/auth";
 import { Button } from "../../components/ui/button";
 import { Spinner } from "../../components/ui/card";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { FieldError, Input, Label } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage, useApiQuery } from "../../lib/api";
+import { api, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 
 function CodeField({
@@ -63,12 +68,12 @@ export function TwoFactorDialog({
   };
 
   const begin = useMutation({
-    mutationFn: () => apiJson<TotpSetupResponse>("POST", "/api/auth/totp/setup"),
+    mutationFn: () => api.send("POST", "/api/auth/totp/setup", undefined, totpSetupResponse),
     onSuccess: setSetup,
     onError: (e) => setError(errorMessage(e, "Could not start the set-up. Please try again.")),
   });
   const enable = useMutation({
-    mutationFn: (value: string) => apiJson<TotpEnableResponse>("POST", "/api/auth/totp/enable", { code: value }),
+    mutationFn: (value: string) => api.send("POST", "/api/auth/totp/enable", { code: value }, totpEnableResponse),
     onSuccess: async (result) => {
       setRecoveryCodes(result.recoveryCodes);
       setSetup(null);
@@ -79,7 +84,7 @@ export function TwoFactorDialog({
     onError: (e) => setError(errorMessage(e, "Invalid authentication code")),
   });
   const disable = useMutation({
-    mutationFn: (value: string) => apiJson("POST", "/api/auth/totp/disable", { code: value }),
+    mutationFn: (value: string) => api.send("POST", "/api/auth/totp/disable", { code: value }, totpDisableResponse),
     onSuccess: async () => {
       setCode("");
       toast({ title: "Two-factor sign-in is off" });

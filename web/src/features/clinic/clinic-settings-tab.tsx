@@ -11,7 +11,7 @@ import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle, Spinner } from "../../components/ui/card";
 import { Checkbox, FieldError, Input, Label, Select, Textarea } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson, errorMessage, useApiQuery } from "../../lib/api";
+import { ApiError, api, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { DeliveryDestinationsCard } from "./delivery-destinations-card";
 import { imageFileProblem, uploadImage } from "./upload-image";
@@ -70,7 +70,7 @@ function ClinicInformationCard({ clinic, canManage }: { clinic: ClinicRecord; ca
 
   const save = useMutation({
     // The logo is managed by its own card; leaving it out keeps it.
-    mutationFn: (values: FormOutput) => apiJson<ClinicRecord>("PUT", `/api/clinic/${clinic.id}`, values),
+    mutationFn: (values: FormOutput) => api.send("PUT", `/api/clinic/${clinic.id}`, values, clinicRecord),
     onSuccess: () => {
       refreshClinic();
       toast({ title: "Success", description: "Clinic information updated successfully", variant: "success" });

@@ -14,7 +14,7 @@ import { Badge, Card, CardContent, CardHeader, CardTitle, Spinner } from "../../
 import { ConfirmDialog } from "../../components/ui/dialog";
 import { Input, Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson, errorMessage, useApiQuery } from "../../lib/api";
+import { ApiError, api, apiRequest, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 
 const KEY = ["/api/delivery-destinations"];
@@ -31,7 +31,7 @@ export function DeliveryDestinationsCard() {
   const [deleting, setDeleting] = useState<Destination | null>(null);
   const toggle = useMutation({
     mutationFn: (d: Destination) =>
-      apiJson<Destination>("PATCH", `/api/delivery-destinations/${d.id}`, { enabled: !d.enabled }),
+      api.send("PATCH", `/api/delivery-destinations/${d.id}`, { enabled: !d.enabled }, destination),
     onSuccess: refresh,
     onError: (err) =>
       toast({
@@ -41,7 +41,7 @@ export function DeliveryDestinationsCard() {
       }),
   });
   const remove = useMutation({
-    mutationFn: (d: Destination) => apiJson<unknown>("DELETE", `/api/delivery-destinations/${d.id}`),
+    mutationFn: (d: Destination) => apiRequest("DELETE", `/api/delivery-destinations/${d.id}`),
     onSuccess: () => {
       refresh();
       toast({ title: "Success", description: "Destination removed", variant: "success" });
@@ -129,12 +129,13 @@ function AddDestinationForm() {
   const [problem, setProblem] = useState<{ text: string; field?: string } | null>(null);
   const add = useMutation({
     mutationFn: () =>
-      apiJson<Destination>(
+      api.send(
         "POST",
         "/api/delivery-destinations",
         kind === "fhir"
           ? { kind, name, url, ...(token.trim() ? { token } : {}) }
           : { kind, name, host, port: Number(port) },
+        destination,
       ),
     onSuccess: () => {
       refresh();

@@ -1,4 +1,5 @@
-import { apiJson } from "../../lib/api";
+import { uploadedFile } from "../../../../domain/contracts/clinic";
+import { api } from "../../lib/api";
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
@@ -18,5 +19,5 @@ export async function uploadImage(
 ) {
   const form = new FormData();
   form.append(field, file, name);
-  return (await apiJson<{ url: string }>("POST", url, form)).url;
+  return (await api.send("POST", url, form, uploadedFile)).url;
 }

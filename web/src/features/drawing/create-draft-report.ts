@@ -1,12 +1,14 @@
-import { ApiError } from "../../lib/api";
+import { type Report, reportSchema } from "../../../../domain/contracts/reports";
+import { ApiError, parseAnswer } from "../../lib/api";
 import { DRAFT_TIMEOUT_MS } from "./drawing-tools";
 
 /** POST create-draft-report with the spec's 30 s time-out and its message. */
-export async function createDraftReport(sessionId: number): Promise<unknown> {
+export async function createDraftReport(sessionId: number): Promise<Report> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), DRAFT_TIMEOUT_MS);
   try {
-    const res = await fetch(`/api/digital-worksheets/${sessionId}/create-draft-report`, {
+    const url = `/api/digital-worksheets/${sessionId}/create-draft-report`;
+    const res = await fetch(url, {
       method: "POST",
       credentials: "include",
       signal: controller.signal,
@@ -15,7 +17,7 @@ export async function createDraftReport(sessionId: number): Promise<unknown> {
       const error = new ApiError(res.status, await res.text(), res.statusText);
       throw new Error(error.serverMessage ?? "Failed to create draft report");
     }
-    return await res.json();
+    return parseAnswer(url, reportSchema, await res.json());
   } catch (error) {
     if (controller.signal.aborted) throw new Error("Request timeout after 30 seconds");
     throw error;

@@ -1,7 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { z } from "zod";
-import type { DigitalWorksheet } from "../../../../domain/contracts/drawings";
+import { type DigitalWorksheet, digitalWorksheetSchema } from "../../../../domain/contracts/drawings";
 import { sonographer } from "../../../../domain/contracts/sonographers";
 import type { WorksheetTemplate } from "../../../../domain/contracts/templates";
 import { localIsoDate } from "../../../../domain/dates";
@@ -10,7 +10,7 @@ import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Input, Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage, useApiQuery } from "../../lib/api";
+import { api, errorMessage, useApiQuery } from "../../lib/api";
 
 // The date input needs ISO (YYYY-MM-DD), in the reader's own day.
 const today = () => localIsoDate();
@@ -34,15 +34,20 @@ export function StartSessionDialog({
 
   const start = useMutation({
     mutationFn: () =>
-      apiJson<DigitalWorksheet>("POST", "/api/digital-worksheets", {
-        templateId: template!.id,
-        patientName: patientName.trim(),
-        patientDob: patientDob || null,
-        examDate,
-        studyType: studyType || null,
-        sonographerId: Number(sonographerId),
-        drawingData: "",
-      }),
+      api.send(
+        "POST",
+        "/api/digital-worksheets",
+        {
+          templateId: template!.id,
+          patientName: patientName.trim(),
+          patientDob: patientDob || null,
+          examDate,
+          studyType: studyType || null,
+          sonographerId: Number(sonographerId),
+          drawingData: "",
+        },
+        digitalWorksheetSchema,
+      ),
     onSuccess: (session) => {
       toast({
         title: "Patient Session Started",

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { apiJson } from "../../lib/api";
+import { digitalWorksheetSchema } from "../../../../domain/contracts/drawings";
+import { api } from "../../lib/api";
 import { AUTOSAVE_DELAY_MS } from "./drawing-tools";
 
 export type SavePayload = { drawingData: string; drawingHistory: string; vectorData: unknown };
@@ -23,7 +24,12 @@ export function useAutosave(sessionId: number, buildPayload: (quality: number) =
       dirty.current = false;
       setStatus("saving");
       try {
-        await apiJson("PUT", `/api/digital-worksheets/${sessionId}`, build.current(saveQuality));
+        await api.send(
+          "PUT",
+          `/api/digital-worksheets/${sessionId}`,
+          build.current(saveQuality),
+          digitalWorksheetSchema,
+        );
         failures.current = 0;
         setStatus(dirty.current ? "pending" : "saved");
       } catch (error) {

@@ -1,13 +1,12 @@
 import { useMutation } from "@tanstack/react-query";
 import { Building2, CheckCircle2, LogIn, XCircle } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
-import type { AcceptInvitationResponse } from "../../../../domain/contracts/invitations";
-import { invitationDetails } from "../../../../domain/contracts/invitations";
+import { acceptInvitationResponse, invitationDetails } from "../../../../domain/contracts/invitations";
 import { BrandMark } from "../../app/brand-mark";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, Spinner } from "../../components/ui/card";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson, useApiQuery } from "../../lib/api";
+import { ApiError, api, useApiQuery } from "../../lib/api";
 import { showDateTime } from "../../lib/dates";
 import { useAuth } from "../auth/use-auth";
 import { CreateAccountForm } from "./create-account-form";
@@ -69,7 +68,7 @@ export function InvitationPage() {
   };
 
   const accept = useMutation({
-    mutationFn: () => apiJson<AcceptInvitationResponse>("POST", `/api/invitations/${token}/accept`),
+    mutationFn: () => api.send("POST", `/api/invitations/${token}/accept`, undefined, acceptInvitationResponse),
     onSuccess: (result) => onJoined(result.clinicName),
     onError: (error) => {
       if (error instanceof ApiError) {

@@ -1,11 +1,12 @@
 import { useMutation } from "@tanstack/react-query";
 import { CheckCircle2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { registrationConfirmed } from "../../../../domain/contracts/auth";
 import { BrandMark } from "../../app/brand-mark";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader } from "../../components/ui/card";
 import { FieldError, Input, Label } from "../../components/ui/input";
-import { apiJson, errorMessage } from "../../lib/api";
+import { api, errorMessage } from "../../lib/api";
 
 /** The token from the mailed link's fragment (#token=...): it never travels to a server log. */
 const tokenFromHash = () => new URLSearchParams(window.location.hash.slice(1)).get("token") ?? "";
@@ -17,8 +18,7 @@ export function ConfirmRegistrationPage() {
   const [error, setError] = useState<string | null>(null);
 
   const confirm = useMutation({
-    mutationFn: () =>
-      apiJson<{ clinicId: number; email: string }>("POST", "/api/clinics/register/confirm", { token, password }),
+    mutationFn: () => api.send("POST", "/api/clinics/register/confirm", { token, password }, registrationConfirmed),
     onError: (e) => setError(errorMessage(e, "Registration could not be finished. Please try again.")),
   });
 

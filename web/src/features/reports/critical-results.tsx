@@ -7,6 +7,7 @@ import {
   communicationLine,
   communicationMethodLabels,
   communicationMethods,
+  criticalCommunicationSchema,
 } from "../../../../domain/contracts/critical-communication";
 import type { Report } from "../../../../domain/contracts/reports";
 import { can } from "../../../../domain/permissions";
@@ -14,7 +15,7 @@ import { Button } from "../../components/ui/button";
 import { Dialog, DialogClose, DialogContent } from "../../components/ui/dialog";
 import { FieldError, Input, Label, Textarea } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson, errorMessage } from "../../lib/api";
+import { ApiError, api, errorMessage } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { useAuth } from "../auth/use-auth";
 import { formatDateTime, refreshReports } from "./report-api";
@@ -160,13 +161,18 @@ function CommunicationForm({ report, onDone }: { report: Report; onDone: () => v
     if (Object.keys(found).length > 0) return;
     setPending(true);
     try {
-      const record = await apiJson<CriticalCommunication>("POST", `/api/reports/${report.id}/critical-communication`, {
-        recipient,
-        method,
-        communicatedAt: new Date(when).toISOString(),
-        readBack: readBack === "yes",
-        notes: notes.trim() || null,
-      });
+      const record = await api.send(
+        "POST",
+        `/api/reports/${report.id}/critical-communication`,
+        {
+          recipient,
+          method,
+          communicatedAt: new Date(when).toISOString(),
+          readBack: readBack === "yes",
+          notes: notes.trim() || null,
+        },
+        criticalCommunicationSchema,
+      );
       queryClient.setQueryData<CriticalCommunication[]>(recordsKey(report.id), (old = []) => [...old, record]);
       toast({ title: "Communication recorded", description: recordLine(record), variant: "success" });
       void refreshReports();

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation } from "@tanstack/react-query";
 import {
   type AmendReportRequest,
+  deleteReportResponse,
   type EditableReportFields,
   REPORTS_PAGE_SIZE,
   type Report,
@@ -9,7 +10,7 @@ import {
   type UpdateReportRequest,
 } from "../../../../domain/contracts/reports";
 import { toast } from "../../components/ui/use-toast";
-import { api, apiJson, errorMessage, isUnauthorizedError } from "../../lib/api";
+import { api, errorMessage, isUnauthorizedError } from "../../lib/api";
 import { showDate, showDateTime } from "../../lib/dates";
 import { queryClient } from "../../lib/query-client";
 import { type HeaderForm, headerFieldsOf } from "./header-fields";
@@ -104,7 +105,7 @@ export function useReportMutations(onSaved?: (report: Report) => void) {
     onError: failed("Amendment Failed", "Failed to amend report"),
   });
   const remove = useMutation({
-    mutationFn: (id: number) => apiJson<{ success: true; id: number }>("DELETE", `/api/reports/${id}`),
+    mutationFn: (id: number) => api.send("DELETE", `/api/reports/${id}`, undefined, deleteReportResponse),
     onSuccess: (_result, id) => {
       toast({ title: "Report Deleted", description: "The report was deleted", variant: "success" });
       // Awaited, so a caller's onSuccess sees the lists without the report; the deleted report's own

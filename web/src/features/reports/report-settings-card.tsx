@@ -3,12 +3,12 @@ import { Sparkles } from "lucide-react";
 import { useId, useState } from "react";
 import { z } from "zod";
 import { physician } from "../../../../domain/contracts/physicians";
-import type { GenerateReportRequest, PatientInput, Report } from "../../../../domain/contracts/reports";
+import { type GenerateReportRequest, type PatientInput, reportSchema } from "../../../../domain/contracts/reports";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson, errorMessage, isUnauthorizedError, useApiQuery } from "../../lib/api";
+import { ApiError, api, errorMessage, isUnauthorizedError, useApiQuery } from "../../lib/api";
 import { physicianRetry } from "../../lib/query-client";
 import { refreshReports } from "./report-api";
 import type { StudyMeasurementInput } from "./report-types";
@@ -35,7 +35,7 @@ export function ReportSettingsCard({
   const physicians = useApiQuery(["/api/physicians"], z.array(physician), { retry: physicianRetry });
 
   const generate = useMutation({
-    mutationFn: (body: GenerateReportRequest) => apiJson<Report>("POST", "/api/reports/generate", body),
+    mutationFn: (body: GenerateReportRequest) => api.send("POST", "/api/reports/generate", body, reportSchema),
     onSuccess: (report) => {
       setProblem(null);
       onGenerated(report);

@@ -4,14 +4,14 @@ import { type FormEvent, useId, useState } from "react";
 import { z } from "zod";
 import { clinicRecord } from "../../../../domain/contracts/clinic";
 import { physician as physicianSchema } from "../../../../domain/contracts/physicians";
-import type { Report } from "../../../../domain/contracts/reports";
+import { type Report, reportSchema } from "../../../../domain/contracts/reports";
 import { reauthStatus } from "../../../../domain/contracts/signing";
 import { signatureLine } from "../../../../domain/signing";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
 import { Checkbox, FieldError, Input, Label } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson, errorMessage, useApiQuery } from "../../lib/api";
+import { ApiError, api, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { displayName, useAuth } from "../auth/use-auth";
 import { CriticalSigningBlock, useCriticalState } from "./critical-results";
@@ -152,15 +152,21 @@ function SignForm({
     setPending(true);
     try {
       if (askSecret) {
-        await apiJson("POST", "/api/auth/reauth", chosen === "password" ? { password: secret } : { totp: secret });
+        await api.send(
+          "POST",
+          "/api/auth/reauth",
+          chosen === "password" ? { password: secret } : { totp: secret },
+          reauthStatus,
+        );
         setSecret("");
         setNeedsReauth(false);
         await queryClient.invalidateQueries({ queryKey: REAUTH_KEY });
       }
-      const signed = await apiJson<Report>(
+      const signed = await api.send(
         "POST",
         `/api/reports/${report.id}/finalize`,
         datesNeedConfirmation && datesConfirmed ? { acknowledgeDateWarnings: true } : undefined,
+        reportSchema,
       );
       toast({
         title: "Report Finalized",

@@ -2,9 +2,12 @@ import { useMutation } from "@tanstack/react-query";
 import { Mail, Users, UserX } from "lucide-react";
 import { useState } from "react";
 import { z } from "zod";
-import type { StaffPasswordResetResponse } from "../../../../domain/contracts/auth";
-import type { CreateInvitationResponse, PendingInvitation } from "../../../../domain/contracts/invitations";
-import { pendingInvitation } from "../../../../domain/contracts/invitations";
+import { type StaffPasswordResetResponse, staffPasswordResetResponse } from "../../../../domain/contracts/auth";
+import {
+  createInvitationResponse,
+  type PendingInvitation,
+  pendingInvitation,
+} from "../../../../domain/contracts/invitations";
 import type { StaffMember } from "../../../../domain/contracts/staff";
 import { staffMember } from "../../../../domain/contracts/staff";
 import { type Role, roleLabels } from "../../../../domain/permissions";
@@ -12,7 +15,7 @@ import { Button } from "../../components/ui/button";
 import { Badge, Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { ConfirmDialog } from "../../components/ui/dialog";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, apiRequest, errorMessage, useApiQuery } from "../../lib/api";
+import { api, apiRequest, errorMessage, useApiQuery } from "../../lib/api";
 import { showDate } from "../../lib/dates";
 import { queryClient } from "../../lib/query-client";
 import { displayName, useAuth } from "../auth/use-auth";
@@ -63,7 +66,7 @@ export function StaffManagementPage({ embedded = false }: { embedded?: boolean }
   const [resetLink, setResetLink] = useState<StaffPasswordResetResponse | null>(null);
   const resetPassword = useMutation({
     mutationFn: (id: string) =>
-      apiJson<StaffPasswordResetResponse>("POST", `/api/staff/${encodeURIComponent(id)}/password-reset`),
+      api.send("POST", `/api/staff/${encodeURIComponent(id)}/password-reset`, undefined, staffPasswordResetResponse),
     onSuccess: (issued) => {
       if (issued.resetUrl) setResetLink(issued);
       else
@@ -100,11 +103,16 @@ export function StaffManagementPage({ embedded = false }: { embedded?: boolean }
   // Only the link's hash is kept, so a lost link is replaced by a new one (the old one stops working).
   const newLink = useMutation({
     mutationFn: (invitation: PendingInvitation) =>
-      apiJson<CreateInvitationResponse>("POST", "/api/invitations", {
-        email: invitation.email,
-        role: invitation.role,
-        ...(invitation.physicianId ? { physicianId: invitation.physicianId } : {}),
-      }),
+      api.send(
+        "POST",
+        "/api/invitations",
+        {
+          email: invitation.email,
+          role: invitation.role,
+          ...(invitation.physicianId ? { physicianId: invitation.physicianId } : {}),
+        },
+        createInvitationResponse,
+      ),
     onSuccess: async (created) => {
       await announceInvitation(created);
       await queryClient.invalidateQueries({ queryKey: ["/api/invitations"] });

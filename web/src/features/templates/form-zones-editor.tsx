@@ -2,7 +2,6 @@ import { useMutation } from "@tanstack/react-query";
 import { type KeyboardEvent, type PointerEvent, useId, useRef, useState } from "react";
 import {
   type WorksheetZone,
-  type WorksheetZonesResponse,
   worksheetZonesResponse,
   zoneFieldNames,
   zoneParameters,
@@ -11,7 +10,7 @@ import { Button } from "../../components/ui/button";
 import { Spinner } from "../../components/ui/card";
 import { Input, Select } from "../../components/ui/input";
 import { toast } from "../../components/ui/use-toast";
-import { apiJson, errorMessage, useApiQuery } from "../../lib/api";
+import { api, errorMessage, useApiQuery } from "../../lib/api";
 import { queryClient } from "../../lib/query-client";
 import { Field } from "./form-field";
 import { responseText } from "./template-text";
@@ -71,7 +70,7 @@ export function FormZonesEditor({
   const stage = useRef<HTMLDivElement>(null);
   const id = useId();
   const save = useMutation({
-    mutationFn: (next: WorksheetZone[]) => apiJson<WorksheetZonesResponse>("PUT", url, { zones: next }),
+    mutationFn: (next: WorksheetZone[]) => api.send("PUT", url, { zones: next }, worksheetZonesResponse),
     onSuccess: (saved) => {
       queryClient.setQueryData([url], saved);
       setZones(null);
