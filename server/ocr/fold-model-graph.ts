@@ -5,6 +5,9 @@ type Node = onnxProto.onnx.NodeProto;
 type Tensor = onnxProto.onnx.ITensorProto;
 
 /** How many of each pattern were folded: a model whose export changes shape folds none, and says so. */
+/** This module's source: folded graphs cached on disk are made again when it changes (paddle-models.ts). */
+export const FOLD_MODULE = import.meta.url;
+
 export type FoldCounts = { affineIntoConv: number; hardswish: number; affineIntoNextConv: number };
 
 /**

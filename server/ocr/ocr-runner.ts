@@ -10,9 +10,10 @@ import type { OcrJob, OcrProgress, OcrReply, OcrRequest } from "./ocr-protocol";
  * The pools' sizes, time limits and memory limits are the validated OCR_* settings (config.ts): the server passes
  * its config at start (configureOcr); the CLIs, benches and tests read the same settings from the environment when
  * a pool is first used. Two cores: one reading child with two inference threads is the fastest per page. A child
- * holds a few hundred MB once models are loaded and gives it back when OCR has been idle for a while. Native
- * allocations of the inference runtime fragment over many pages: a reading child above its recycle size is replaced
- * after its job (reloading the models takes well under a second), which keeps it under 800 MB. The loading child
+ * holds a few hundred MB once models are loaded and gives it back when OCR has been idle for a while. A page's
+ * buffers go back to the system after the page (CHILD_MALLOC, the detector without an arena: 250-300 MB between
+ * pages, about 400 at a page's peak); a reading child still above its recycle size after a job is replaced
+ * (reloading the models takes well under a second). The loading child
  * stays warm between files (pdf.js loaded once: 2 s under tsx): it settles at 300-450 MB after PDFs
  * (docs/reliability.md), and is replaced only when it grew past that.
  */
@@ -24,6 +25,15 @@ export function configureOcr(ocr: OcrConfig): void {
 }
 
 const ocrSettings = (): OcrConfig => (settings ??= loadOcrConfig());
+
+/**
+ * glibc's malloc raises its mmap threshold after each large block freed, so the next page's large buffers (the
+ * detector's activations, decoded images) come from the heap and stay resident after the page: the reading child
+ * settled at 560-650 MB. A fixed threshold keeps blocks from 4 MB up in their own mappings, given back when freed
+ * (with the detector's arena off: peak 600 -> 510 MB, after a page 560 -> 260 MB; smaller thresholds cost up to 4
+ * CPU s a page in page faults). An operator's own MALLOC_* setting wins; other C libraries ignore it.
+ */
+const CHILD_MALLOC = { MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024) };
 
 /** How often a running child's memory is looked at against its hard limit. */
 const MEMORY_POLL_MS = 50;
@@ -107,7 +117,7 @@ class OcrRunner {
       serialization: "advanced",
       // The child's stdout goes to our stderr: library warnings must never mix into the CLI's JSON on stdout.
       stdio: ["ignore", 2, 2, "ipc"],
-      env: { ...process.env, OCR_THREADS: String(this.limits.threads) },
+      env: { ...CHILD_MALLOC, ...process.env, OCR_THREADS: String(this.limits.threads) },
     });
     child.on("exit", () => {
       if (slot.child === child) slot.child = null;

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ocrResultSchema } from "../../domain/contracts/ocr";
+import { readerPool } from "./ocr-runner";
 import { loadWorksheetPages, OcrInputError, recognizeWorksheet, shutdownOcr } from "./ocr-service";
 
 const fixture = (name: string) => readFile(path.join(import.meta.dirname, "../../fixtures/worksheets", name));
@@ -47,6 +48,14 @@ describe("OCR service (child process)", () => {
     expect(result.measurements).toContainEqual(
       expect.objectContaining({ site: "SFJ", side: "left", parameter: "DIAMETER_MM", value: 4.6 }),
     );
+  }, 120_000);
+
+  it("a reading child gives a page's memory back once the page is read", async () => {
+    // It used to keep 560-650 MB after a photo page (the detector's buffers stayed resident; the name list alone took
+    // 90 MB), right under its 650 MB recycle limit. Memory, unlike time, does not depend on the machine's load.
+    const pages = await loadWorksheetPages(await fixture("ws-noisy-024.jpg"));
+    const reply = await readerPool().run({ kind: "recognize", pages, now: Date.now() });
+    expect(reply.rss).toBeLessThan(400 * 1024 * 1024);
   }, 120_000);
 
   it("passes a typed input error back from the child process", async () => {
