@@ -8,14 +8,13 @@
  * this one's (paired before/after on a noisy machine). PostgreSQL: TEST_DATABASE_URL, else
  * postgresql://postgres@127.0.0.1:5432/test; a fresh database is created and dropped.
  */
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
-import { type Database, openDatabase } from "../server/db/client";
+import { openDatabase } from "../server/db/client";
 import { clinics } from "../server/db/schema";
 import { parseSearch } from "../server/features/reports/report-search";
 import { listReports } from "../server/features/reports/reports.repository";
+import { openTestDatabase } from "../server/test-support/test-database";
 import { seedReports } from "./report-seed";
 
 const { values: args } = parseArgs({
@@ -29,28 +28,6 @@ const { values: args } = parseArgs({
 const RUNS = Number(args.runs);
 const PAGE = 12;
 type List = typeof listReports;
-
-async function openPostgres(): Promise<Database> {
-  const serverUrl = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-  const name = `sonoscribe_deep_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
-  return {
-    ...database,
-    async close() {
-      await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -69,7 +46,10 @@ async function main() {
   console.log("| --- | ---: | --- | ---: | ---: | ---: |");
   for (const kind of kinds) {
     for (const size of args.sizes!.split(",").map(Number)) {
-      const database = kind === "postgres" ? await openPostgres() : await openDatabase({ dataDir: null });
+      const database =
+        kind === "postgres"
+          ? await openTestDatabase(process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test")
+          : await openDatabase({ dataDir: null });
       const [clinic] = await database.db.insert(clinics).values({ name: "Bench", email: "b@clinic.test" }).returning();
       await seedReports(database.db, clinic!.id, size);
       for (const search of ["", "smith"]) {

@@ -8,10 +8,9 @@ setAuditKey(randomBytes(32));
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on the
- * PostgreSQL server of TEST_DATABASE_URL (created here, dropped on close).
+ * PostgreSQL server of TEST_DATABASE_URL, or of `serverUrl` when given (created here, dropped on close).
  */
-export async function openTestDatabase(): Promise<Database> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
+export async function openTestDatabase(serverUrl = process.env.TEST_DATABASE_URL): Promise<Database> {
   if (!serverUrl) return openDatabase({ dataDir: null });
   const name = `sonoscribe_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
