@@ -13,6 +13,11 @@
 // dotted leader, labels right-aligned against their values, a label over its box, three fields a line, condensed,
 // narrow and monospaced form fonts, three more handwriting fonts.
 //
+// --plaque draws, on carotid sheets, a plaque section per side (its vessel in the heading) with echogenicity and
+// surface check boxes, worded, boxed and marked in varied ways, from a random stream of its own (without it every
+// seed gives the very same files as before); the ticked ones are the ground truth's `plaque` observations
+// ({ site, side, finding } in the product's vocabulary) and `plaqueForm` says how the section looked.
+//
 // Writes ws-<clean|noisy>-NNN.{png,jpg,json}, some .pdf, and manifest.json (the first half clean, the second noisy).
 // Ground truth: patientName/patientNameTokens/patientDob/examDate as the original generator, plus `header`
 // { indication, referringPhysician, mrn, sonographer, sex ("male"/"female"), comments }, null when the sheet has no
@@ -37,6 +42,7 @@ import {
 } from "../worksheet-kit/measurements.mjs";
 import { FIRST as ORIGINAL_FIRST, LAST as ORIGINAL_LAST } from "../worksheet-kit/original-content.mjs";
 import { sheetImage } from "../worksheet-kit/photo.mjs";
+import { drawPlaque, plaqueContent, plaqueTruth } from "../worksheet-kit/plaque.mjs";
 import { hashSeed, makeRng } from "../worksheet-kit/rng.mjs";
 
 const args = parseArgs();
@@ -45,6 +51,7 @@ const COUNT = Number(args.count ?? 40);
 const OUT = path.resolve(args.out ?? "varied");
 const PDF_EVERY = Number(args["pdf-every"] ?? 7);
 const WIDE = args.wide !== undefined;
+const PLAQUE = args.plaque !== undefined;
 fs.mkdirSync(OUT, { recursive: true });
 
 const FORM_FONTS = [
@@ -462,6 +469,12 @@ function renderPage(rng, doc) {
   });
   ty += nRowsT * trH + 80;
 
+  if (doc.plaque) {
+    const prng = makeRng(hashSeed(SEED, doc.index, "varied-plaque-ink"));
+    const markInk = doc.level === "clean" ? "#161616" : doc.inkColor;
+    ty = drawPlaque(ctx, prng, doc.plaque, { M, ink, markInk, formFont, formBold, level: doc.level }, ty) + 20;
+  }
+
   // Comments: the label, then the text right of it or on the lines below.
   if (doc.header.comments !== null) {
     setFont(ctx, 28, formBold);
@@ -659,6 +672,11 @@ for (let i = 0; i < COUNT; i++) {
     doc.form.flowGap = wrng.i(30, 90);
     if (["aligned", "right", "dotted"].includes(doc.form.fieldStyle)) doc.form.columns = wrng.pick([1, 1, 2]);
   }
+  if (PLAQUE && template === "carotid") {
+    // Its own stream, like --wide.
+    doc.plaque = plaqueContent(makeRng(hashSeed(SEED, i, "varied-plaque")));
+    doc.index = i;
+  }
   const distractor = rng.chance(0.35) ? rng.pick(DISTRACTORS) : null;
   doc.distractor = distractor ? [distractor[0], distractor[1](doc, rng)] : null;
   doc.measurements = template === "carotid" ? carotidValues(rng) : venousValues(rng);
@@ -718,6 +736,9 @@ for (let i = 0; i < COUNT; i++) {
     valueFont: level === "clean" ? doc.printFont : doc.handFont.name,
     photo,
     fieldBoxesUndistorted: boxes,
+    ...(doc.plaque
+      ? { plaque: plaqueTruth(doc.plaque), plaqueForm: { ...doc.plaque, sections: doc.plaque.sections.length } }
+      : {}),
   };
   fs.writeFileSync(path.join(OUT, `${id}.json`), JSON.stringify(gt, null, 2));
   manifest.push({ id, level, image: file, pdf: pdfFile, groundTruth: `${id}.json` });
