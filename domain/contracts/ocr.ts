@@ -44,6 +44,21 @@ export const ocrMeasurementSchema = z.object({
 });
 export type OcrMeasurement = z.infer<typeof ocrMeasurementSchema>;
 
+/**
+ * A finding read from a ticked check box (a plaque's echogenicity or surface), in the vocabulary of
+ * domain/contracts/study.ts: the box's printed label and where it is, for the checking screen.
+ */
+export const ocrObservationSchema = z.object({
+  site: z.string().min(1),
+  side: z.enum(["left", "right"]).nullable(),
+  finding: z.string().min(1),
+  confidence,
+  /** The label as read beside the marked box, e.g. "Hypoechoic". */
+  text: z.string(),
+  box: boxSchema.nullable(),
+});
+export type OcrObservation = z.infer<typeof ocrObservationSchema>;
+
 const isoDate = z.iso.date();
 
 export const unreadField = (): OcrField => ({ value: null, confidence: 0, box: null });
@@ -90,6 +105,8 @@ export const ocrResultSchema = z.object({
   scanType: z.string().nullable(),
   fields: ocrFieldsSchema,
   measurements: z.array(ocrMeasurementSchema),
+  /** Findings read from marked check boxes (issue 31 item 10); absent in results stored before them. */
+  observations: z.array(ocrObservationSchema).optional(),
   pageCount: z.number().int().min(0),
   /** All recognised text in reading order, for keyword matching. */
   text: z.string(),

@@ -66,3 +66,17 @@ export const plaqueCharacters = [
 export type PlaqueCharacter = (typeof plaqueCharacters)[number];
 export const isPlaqueCharacter = (f: ObservationFinding): f is PlaqueCharacter =>
   (plaqueCharacters as readonly string[]).includes(f);
+
+/**
+ * How worksheets word each plaque character beside its check box, squashed (lower case, letters only), the finding's
+ * own name first: the one list the OCR maps a ticked label through.
+ */
+export const plaqueCharacterLabels: Record<PlaqueCharacter, readonly string[]> = {
+  echolucent: ["echolucent", "hypoechoic", "anechoic", "lucent"],
+  echogenic: ["echogenic", "hyperechoic", "echodense"],
+  heterogeneous: ["heterogeneous", "heterogenous", "mixed"],
+  calcified: ["calcified", "calcific", "calcification"],
+  smooth_surface: ["smooth"],
+  irregular_surface: ["irregular"],
+  ulcerated: ["ulcerated", "ulceration", "ulcer"],
+};

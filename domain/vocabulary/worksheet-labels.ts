@@ -1,6 +1,7 @@
 import { type Segment, segmentLabels } from "./segments";
 import { siteCode } from "./site-codes";
 import { type BaseSiteCode, siteEntries } from "./sites";
+import { type PlaqueCharacter, plaqueCharacterLabels } from "./study-terms";
 
 // How worksheets print the vessel of a row ("ICA Prox", "Pop V", "GSV Mid Thigh", "SSV Calf"), mapped to site
 // codes. Labels are compared "squashed" (lower case, letters and digits only) because the recogniser often
@@ -39,4 +40,33 @@ export function siteFromLabel(label: string): string | null {
     if (code) return code;
   }
   return null;
+}
+
+const plaqueByLabel = new Map<string, PlaqueCharacter>(
+  (Object.entries(plaqueCharacterLabels) as [PlaqueCharacter, readonly string[]][]).flatMap(([finding, words]) =>
+    words.map((word) => [word, finding] as const),
+  ),
+);
+
+/** One substitution, insertion or deletion apart (a misread letter in a printed word). */
+function nearlyEqual(a: string, b: string): boolean {
+  const [long, short] = a.length >= b.length ? [a, b] : [b, a];
+  if (long.length - short.length > 1) return false;
+  let i = 0;
+  while (i < short.length && long[i] === short[i]) i++;
+  // Past the first difference the rest must agree, after skipping one letter of the longer (or of both).
+  return long.length === short.length ? long.slice(i + 1) === short.slice(i + 1) : long.slice(i + 1) === short.slice(i);
+}
+
+/**
+ * The plaque character a check box's printed label names ("Hypoechoic" -> echolucent), or null. Words of six
+ * letters or more may carry one misread letter; shorter ones must match exactly.
+ */
+export function plaqueCharacterFromLabel(label: string, { exact = false } = {}): PlaqueCharacter | null {
+  const word = squash(label).replace(/[0-9]/g, "");
+  const same = plaqueByLabel.get(word);
+  if (same || exact) return same ?? null;
+  if (word.length < 6) return null;
+  const near = [...plaqueByLabel].filter(([w]) => w.length >= 6 && nearlyEqual(w, word));
+  return near.length > 0 && near.every(([, f]) => f === near[0]![1]) ? near[0]![1] : null;
 }

@@ -14,6 +14,7 @@ import { type ScanType, scanTypes } from "../../domain/report-engine/vocabulary"
 import { loadConfig } from "../config";
 import { renderDocx } from "../features/exports/render-docx";
 import { renderPdf } from "../features/exports/render-pdf";
+import { observationsFromOcr } from "../features/reports/observations-from-ocr";
 import { refineDraftWithLlm } from "../llm/refine-draft";
 import { loadWorksheetPages, recognizeWorksheet, shutdownOcr } from "../ocr/ocr-service";
 
@@ -93,7 +94,7 @@ export function studyFromOcr(ocr: OcrResult, scanType: ScanType): { study: Study
       `${left} value(s) read from the worksheet were not recognised and were left out; check them against the worksheet.`,
     );
   }
-  return { study: studySchema.parse({ scanType, measurements, observations: [] }), warnings };
+  return { study: studySchema.parse({ scanType, measurements, observations: observationsFromOcr(ocr) }), warnings };
 }
 
 const pct = (confidence: number) => `${Math.round(confidence * 100)}%`;

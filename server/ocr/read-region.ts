@@ -1,4 +1,5 @@
 import { ctcDecode, type Decoded } from "./ctc-decode";
+import type { LabelMark } from "./plaque-observations";
 import type { CharMatrix } from "./text-recognizer";
 import type { TextRegion } from "./text-regions";
 
@@ -21,6 +22,8 @@ export type ReadRegion = TextRegion & {
   dateStrokes?: CharMatrix | null;
   /** A date label's region that also holds the date: the date read from its own crop. */
   value?: ReadRegion;
+  /** The plaque labels in the region and whether the check box beside each is marked (plaque-observations.ts). */
+  checkMarks?: LabelMark[];
 };
 
 export const centerU = (r: TextRegion) => (r.u0 + r.u1) / 2;

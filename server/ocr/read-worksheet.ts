@@ -3,6 +3,7 @@ import {
   type OcrFieldName,
   type OcrFields,
   type OcrMeasurement,
+  type OcrObservation,
   type OcrResult,
   ocrHeaderFieldNames,
   unreadField,
@@ -10,6 +11,7 @@ import {
 import { extractSheetFields } from "./field-extraction";
 import type { LabelAlias } from "./field-labels";
 import { extractMeasurements } from "./measurement-extraction";
+import { plaqueObservations } from "./plaque-observations";
 import { groupLines, pageText, type ReadRegion } from "./read-region";
 import { recognizePage } from "./recognize-page";
 import { detectScanType } from "./scan-type";
@@ -21,6 +23,7 @@ export function assembleResult(pages: ReadRegion[][], now: Date, aliases: readon
   const names: OcrFieldName[] = ["patientName", "patientDob", "examDate", ...ocrHeaderFieldNames];
   const fields = Object.fromEntries(names.map((name) => [name, unreadField()])) as OcrFields;
   const measurements: OcrMeasurement[] = [];
+  const observations: OcrObservation[] = [];
   let scanType: string | null = null;
   for (const regions of pages) {
     const found = extractSheetFields(regions, now, aliases);
@@ -29,6 +32,8 @@ export function assembleResult(pages: ReadRegion[][], now: Date, aliases: readon
     }
     const seen = new Set(measurements.map((m) => `${m.site}|${m.side}|${m.parameter}`));
     measurements.push(...extractMeasurements(regions).filter((m) => !seen.has(`${m.site}|${m.side}|${m.parameter}`)));
+    const noted = new Set(observations.map((o) => `${o.site}|${o.side}|${o.finding}`));
+    observations.push(...plaqueObservations(regions).filter((o) => !noted.has(`${o.site}|${o.side}|${o.finding}`)));
     if (!scanType) {
       // The title sits above the patient block; without labels, fall back to the top fifth of the page.
       const bottom = found.labelTop ?? Math.max(0, ...regions.map((r) => r.v1)) / 5;
@@ -53,6 +58,7 @@ export function assembleResult(pages: ReadRegion[][], now: Date, aliases: readon
     scanType,
     fields: rounded,
     measurements,
+    observations,
     pageCount: pages.length,
     text: pages.map(pageText).join("\n\f\n"),
     worksheetTemplateId: null,

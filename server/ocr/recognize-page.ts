@@ -1,6 +1,7 @@
 import { readDatesByStrokes, readDigitsByStrokes } from "./digit-reading";
 import { matchLabel } from "./field-extraction";
 import { loadPaddleModels } from "./paddle-models";
+import { markPlaqueLabels } from "./plaque-observations";
 import { decodeRaster, type Raster } from "./raster";
 import { type ReadRegion, toReadRegion } from "./read-region";
 import { detectText } from "./text-detector";
@@ -40,6 +41,7 @@ const dateLike = (text: string) => {
 export async function recognizePage(image: Buffer, page: number): Promise<ReadRegion[]> {
   const { raster, frame, read } = await readPageText(image, page);
   await readByStrokes(raster, frame, read);
+  markPlaqueLabels(raster, frame, read);
   return read;
 }
 

@@ -23,6 +23,7 @@ import { assertCan, type Ctx } from "../../platform/context";
 import { activeLegendMatches } from "../templates/legend.service";
 import { trainingExamples } from "../training/training.service";
 import { legendNotes } from "./legend-match";
+import { observationsFromOcr } from "./observations-from-ocr";
 import { findPriorReport, priorStudyOf } from "./prior-report.service";
 import { snapshotOf } from "./report-dto";
 import { noHeader, type ReportHeader, reportHeader } from "./report-header";
@@ -218,9 +219,10 @@ export async function generateReport(
       );
     }
   }
+  // Without the clinician's list, what the sheet's check boxes say (a plaque's character), as for measurements.
   const observations: Observation[] = body.observations
     ? parseClientList(body.observations, observationSchema, "observations")
-    : [];
+    : observationsFromOcr(ocrResult);
   const header = reportHeader(body.patient, ocrResult);
   const sex = header.patientSex === "other" ? null : header.patientSex;
   const study = studySchema.safeParse({ scanType, measurements, observations, indication: header.indication, sex });
