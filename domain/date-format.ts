@@ -5,6 +5,10 @@
 export type ClinicLocale = "en-US" | "en-GB";
 export const DEFAULT_CLINIC_LOCALE: ClinicLocale = "en-US";
 
+/** The locale of a clinic's stored spelling setting; anything else (none, unknown) is the default. */
+export const clinicLocaleOf = (spelling: string | null | undefined): ClinicLocale =>
+  spelling === "en-GB" ? "en-GB" : DEFAULT_CLINIC_LOCALE;
+
 const calendarFormats = new Map<string, Intl.DateTimeFormat>();
 function calendarFormat(locale: ClinicLocale): Intl.DateTimeFormat {
   let format = calendarFormats.get(locale);

@@ -1,3 +1,4 @@
+import type { ClinicLocale } from "../date-format";
 import type { DocumentImage, ExportCritical, ExportReport, ReportDocument } from "./report-document";
 import { resolveTemplateSettings, type TemplateSettingsInput } from "./template-settings";
 
@@ -29,6 +30,8 @@ export type PrintContext = {
   signedBy?: string | null;
   amendedBy?: string | null;
   critical?: ExportCritical | null;
+  /** The clinic's locale (the signed-in user's clinicLocale): the printed dates match the screen's. */
+  locale?: ClinicLocale;
 };
 
 /** Only our own file URLs are drawn: the print window must not fetch from anywhere else. */
@@ -58,6 +61,7 @@ export function clientReportDocument(
       zipCode: clinic?.zipCode ?? null,
       phone: clinic?.phone ?? null,
       logo: fileImage(clinic?.logoUrl),
+      locale: context.locale,
     },
     physician: physician
       ? {

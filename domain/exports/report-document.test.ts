@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clientReportDocument } from "./client-document";
 import { buildPrintHtml } from "./print-html";
-import {
-  buildDocumentView,
-  formatCalendarDate,
-  formatMoment,
-  paragraphsOf,
-  type ReportDocument,
-} from "./report-document";
+import { buildDocumentView, paragraphsOf, type ReportDocument } from "./report-document";
 import { fontSizePoints, normalizeColor, resolveTemplateSettings, templateFallback } from "./template-settings";
 
 const report = {
@@ -39,6 +33,7 @@ function doc(overrides: Partial<ReportDocument> = {}): ReportDocument {
       zipCode: "62701",
       phone: "555",
       logo: null,
+      locale: "en-GB",
     },
     physician: { name: "Dr. Chen", title: "MD", specialty: "Radiology", signature: null },
     signedBy: "Ada Admin",
@@ -89,11 +84,32 @@ describe("template resolution", () => {
 });
 
 describe("document view", () => {
-  it("formats dates without shifting calendar dates", () => {
-    expect(formatCalendarDate("2026-01-05")).toBe("5 Jan 2026");
-    expect(formatCalendarDate(null)).toBe("Not recorded");
-    expect(formatMoment("2026-11-03T09:30:00Z", "UTC")).toBe("3 Nov 2026, 09:30 UTC");
+  it("splits paragraphs at blank lines", () => {
     expect(paragraphsOf("a\nb\n\n\nc")).toEqual(["a\nb", "c"]);
+  });
+
+  it("writes every date in the clinic's locale, as its screens do (en-US without a setting)", () => {
+    const dated = (locale?: "en-US" | "en-GB") => {
+      const clinic = { ...doc().clinic, locale };
+      const view = buildDocumentView(doc({ clinic, report: { ...report, patientDob: null } }), { timeZone: "UTC" });
+      const exam = view.patient.fields.find((f) => f.label === "Exam Date")?.value;
+      const born = view.patient.fields.find((f) => f.label === "Date of Birth")?.value;
+      return [exam, born, view.metaLine.at(-1), view.signature?.signedLine];
+    };
+    expect(dated("en-GB")).toEqual([
+      "2 Nov 2026",
+      "Not recorded",
+      "Generated 2 Nov 2026, 10:00 UTC",
+      "Electronically signed by Ada Admin on 3 Nov 2026, 09:30 UTC",
+    ]);
+    const us = [
+      "Nov 2, 2026",
+      "Not recorded",
+      "Generated Nov 2, 2026, 10:00 AM UTC",
+      "Electronically signed by Ada Admin on Nov 3, 2026, 9:30 AM UTC",
+    ];
+    expect(dated("en-US")).toEqual(us);
+    expect(dated(undefined)).toEqual(us);
   });
 
   it("signs finalized reports and marks drafts", () => {
@@ -203,5 +219,13 @@ describe("print HTML", () => {
     expect(html).toContain('src="/api/files/4"');
     expect(html).not.toContain("evil.example");
     expect(html).toContain('"Times New Roman"');
+  });
+
+  it("prints the window's dates in the clinic's locale the screen passes", () => {
+    const exam = (locale: "en-US" | "en-GB") =>
+      buildDocumentView(clientReportDocument(report, null, { locale })).patient.fields.find(
+        (f) => f.label === "Exam Date",
+      )?.value;
+    expect([exam("en-US"), exam("en-GB")]).toEqual(["Nov 2, 2026", "2 Nov 2026"]);
   });
 });

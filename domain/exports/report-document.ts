@@ -1,4 +1,5 @@
 import { type CommunicationMethod, communicationLine } from "../contracts/critical-communication";
+import { type ClinicLocale, DEFAULT_CLINIC_LOCALE, formatCalendarDate, formatMoment } from "../date-format";
 import { signatureLine } from "../signing";
 import {
   cssFontStacks,
@@ -54,6 +55,8 @@ export type ExportClinic = {
   zipCode?: string | null;
   phone: string | null;
   logo: DocumentImage | null;
+  /** How the clinic writes dates (its report spelling setting), as the client does; en-US when not given. */
+  locale?: ClinicLocale;
 };
 
 export type ExportPhysician = {
@@ -101,7 +104,7 @@ export type DocumentView = {
   primaryColor: string;
   letterhead: { clinicName: string; addressLines: string[]; phone: string | null; logo: DocumentImage | null } | null;
   title: string;
-  /** "Report #12", "Generated 22 Nov 2026, 10:14 UTC" as the flags allow. */
+  /** "Report #12", "Generated Nov 22, 2026, 10:14 AM UTC" (en-US) as the flags allow. */
   metaLine: string[];
   isDraft: boolean;
   watermark: string | null;
@@ -132,38 +135,6 @@ export const DRAFT_MARK = "DRAFT";
 
 export type FormatOptions = { timeZone?: string; now?: Date };
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/**
- * A calendar date ("2026-11-22") as "22 Nov 2026": day and month-name cannot be misread by US or
- * European readers, and a date-only value is never shifted by a time zone.
- */
-export function formatCalendarDate(value: string | null | undefined): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value ?? "");
-  if (!match) return value?.trim() || "Not recorded";
-  const month = MONTHS[Number(match[2]) - 1];
-  return month ? `${Number(match[3])} ${month} ${match[1]}` : value!;
-}
-
-/** A moment as "22 Nov 2026, 14:05 UTC" in the given zone (the reader's, or the server's). */
-export function formatMoment(value: Date | string | null | undefined, timeZone?: string): string {
-  if (!value) return "";
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return "";
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    timeZoneName: "short",
-  }).formatToParts(date);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${part("day")} ${part("month")} ${part("year")}, ${part("hour")}:${part("minute")} ${part("timeZoneName")}`.trim();
-}
-
 /** Paragraphs of a free-text field: blank lines separate them, single line breaks are kept inside. */
 export function paragraphsOf(value: string): string[] {
   return value
@@ -190,7 +161,11 @@ function addressLines(doc: ReportDocument): string[] {
 /** The format-neutral view of a report document: what is shown, in which order, with which words. */
 export function buildDocumentView(doc: ReportDocument, options: FormatOptions = {}): DocumentView {
   const { report, template } = doc;
-  const moment = (value: Date | string | null | undefined) => formatMoment(value, options.timeZone);
+  // Dates as the clinic's screens write them (domain/date-format.ts), the zone named: paper leaves the clinic.
+  const locale = doc.clinic.locale ?? DEFAULT_CLINIC_LOCALE;
+  const moment = (value: Date | string | null | undefined) =>
+    formatMoment(value, locale, { timeZone: options.timeZone, zoneName: true });
+  const calendarDate = (value: string | null) => formatCalendarDate(value, locale);
   const isDraft = !report.isFinalized;
 
   const clinicName = template.clinicName ?? (doc.clinic.name?.trim() || DEFAULT_CLINIC_NAME);
@@ -212,8 +187,8 @@ export function buildDocumentView(doc: ReportDocument, options: FormatOptions = 
   // line when there is none, so a missing number is seen on paper.
   const mrn = doc.patientId?.trim() || null;
   if (mrn || template.showPatientId) fields.push({ label: "MRN", value: mrn ?? "Not recorded" });
-  fields.push({ label: "Date of Birth", value: formatCalendarDate(report.patientDob) });
-  fields.push({ label: "Exam Date", value: formatCalendarDate(report.examDate) });
+  fields.push({ label: "Date of Birth", value: calendarDate(report.patientDob) });
+  fields.push({ label: "Exam Date", value: calendarDate(report.examDate) });
   const referrer = report.referringPhysician?.trim();
   if (referrer) fields.push({ label: "Referring Physician", value: referrer });
   if (template.showStudyType) fields.push({ label: "Study Type", value: report.studyType });

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
+import { clinicLocaleOf } from "../../domain/date-format";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { ChangeCounter } from "../db/local-changes";
@@ -55,7 +56,7 @@ function toSessionUser(
     role: u.role,
     clinicId: u.clinicId,
     clinicName,
-    clinicLocale: clinicLocale === "en-GB" ? "en-GB" : "en-US",
+    clinicLocale: clinicLocaleOf(clinicLocale),
     isPlatformAdmin: u.isPlatformAdmin,
     totpEnabled: u.totpEnabled,
   };

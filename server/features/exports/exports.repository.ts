@@ -45,6 +45,7 @@ export function findExportClinic(db: Queryable, clinicId: number) {
       zipCode: clinics.zipCode,
       phone: clinics.phone,
       logoUrl: clinics.logoUrl,
+      reportSpelling: clinics.reportSpelling,
     })
     .from(clinics)
     .where(eq(clinics.id, clinicId))

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
+import { clinicLocaleOf } from "../../../domain/date-format";
 import { notFound } from "../../../domain/errors";
 import { docxFileNameFromList, pdfFileName } from "../../../domain/exports/file-names";
 import { buildDocumentView, type DocumentImage, type ReportDocument } from "../../../domain/exports/report-document";
@@ -119,6 +120,7 @@ async function loadDocument(
       zipCode: clinic?.zipCode,
       phone: clinic?.phone ?? null,
       logo,
+      locale: clinicLocaleOf(clinic?.reportSpelling),
     },
     physician: physician
       ? { name: physician.name, title: physician.title, specialty: physician.specialty, signature }

@@ -35,7 +35,14 @@ async function seed() {
   });
   await db
     .update(clinics)
-    .set({ logoUrl: logo.url, address: "12 River Road", phone: "(217) 555-0100", zipCode: "62701" })
+    // A British clinic: the date assertions below read "3 Nov 2026"; "dates in the clinic's locale" switches it.
+    .set({
+      logoUrl: logo.url,
+      address: "12 River Road",
+      phone: "(217) 555-0100",
+      zipCode: "62701",
+      reportSpelling: "en-GB",
+    })
     .where(eq(clinics.id, admin.clinicId));
   const [physician] = await db
     .insert(physicians)
@@ -271,6 +278,45 @@ describe("DOCX", () => {
       expect(res.statusCode, bad).toBe(400);
     }
   });
+});
+
+describe("dates in the clinic's locale", () => {
+  const setLocale = (reportSpelling: "en-US" | "en-GB") =>
+    t.deps.database.db.update(clinics).set({ reportSpelling }).where(eq(clinics.id, admin.clinicId));
+
+  /** The words of the PDF file (pdftotext) and of the DOCX (its document.xml without tags), spaces folded. */
+  async function exportedWords(name: string) {
+    const pdf = await as(t.app, admin)({ url: `/api/reports/${ids.finalized}/pdf-file` });
+    const pdfWords = (await pdfText(pdf.rawPayload, `${name}.pdf`)).replace(/\s+/g, " ");
+    const docxFile = path.join(work, `${name}.docx`);
+    fs.writeFileSync(docxFile, (await as(t.app, admin)({ url: `/api/reports/${ids.finalized}/docx` })).rawPayload);
+    const xml = (await run("unzip", ["-p", docxFile, "word/document.xml"])).stdout;
+    const print = (await as(t.app, admin)({ url: `/api/reports/${ids.finalized}/pdf` })).body;
+    return { pdf: pdfWords, docx: xml.replace(/<[^>]+>/g, " ").replace(/\s+/g, " "), print };
+  }
+
+  it("writes US dates for an en-US clinic and British ones for an en-GB clinic, like its screens", async () => {
+    try {
+      await setLocale("en-US");
+      const us = await exportedWords("locale-us");
+      for (const [format, words] of Object.entries(us)) {
+        expect(words, format).toContain("Nov 2, 2026"); // the exam date
+        expect(words, format).toContain("Oct 27, 1950"); // the date of birth
+        expect(words, format).toMatch(/Electronically signed by Ada Admin on Nov 3, 2026, \d{1,2}:30 [AP]M/);
+        expect(words, format).not.toContain("3 Nov 2026");
+      }
+      await setLocale("en-GB");
+      const gb = await exportedWords("locale-gb");
+      for (const [format, words] of Object.entries(gb)) {
+        expect(words, format).toContain("2 Nov 2026");
+        expect(words, format).toContain("27 Oct 1950");
+        expect(words, format).toMatch(/Electronically signed by Ada Admin on 3 Nov 2026, \d\d:30 /);
+        expect(words, format).not.toContain("Nov 3, 2026");
+      }
+    } finally {
+      await setLocale("en-GB");
+    }
+  }, 120_000);
 });
 
 describe("access", () => {

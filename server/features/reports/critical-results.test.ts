@@ -285,7 +285,8 @@ describe("exports say who was told, by whom, when and how", () => {
   it("prints the record in the print page, the PDF and the DOCX", async () => {
     const report = await draft();
     await record(doctor, report.id, { ...communication, method: "in_person", readBack: false });
-    const line = "Critical result communicated to Dr Amal Lee (referring) by Ines Dubois on 24 Nov 2026, 09:55";
+    // The clinic's locale (en-US, its default), as its screens write it.
+    const line = "Critical result communicated to Dr Amal Lee (referring) by Ines Dubois on Nov 24, 2026, 9:55 AM";
     const tail = "in person, not read back.";
     const print = (await call(admin)({ url: `/api/reports/${report.id}/pdf` })).body;
     expect(print).toContain(line);

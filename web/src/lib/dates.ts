@@ -14,6 +14,9 @@ export function setClinicLocale(locale: ClinicLocale | undefined): void {
   clinicLocale = locale ?? DEFAULT_CLINIC_LOCALE;
 }
 
+/** The clinic's locale, for what writes dates itself (the print window's document). */
+export const currentClinicLocale = (): ClinicLocale => clinicLocale;
+
 /** A calendar date ("2026-03-05" or an ISO moment's date): "Mar 5, 2026" / "5 Mar 2026". */
 export const showDate = (value: string | null | undefined, missing?: string) =>
   formatCalendarDate(value, clinicLocale, missing);

@@ -8,6 +8,7 @@ import { buildDocumentView } from "../../../../domain/exports/report-document";
 import type { TemplateSettingsInput } from "../../../../domain/exports/template-settings";
 import { toast } from "../../components/ui/use-toast";
 import { ApiError } from "../../lib/api";
+import { currentClinicLocale } from "../../lib/dates";
 import { handleUnauthorized } from "../../lib/session-expiry";
 
 /**
@@ -110,7 +111,8 @@ export function printReportInWindow(
   template: TemplateSettingsInput | null | undefined,
   context: PrintContext = {},
 ): boolean {
-  const html = buildPrintHtml(buildDocumentView(clientReportDocument(report, template, context)));
+  const document = clientReportDocument(report, template, { locale: currentClinicLocale(), ...context });
+  const html = buildPrintHtml(buildDocumentView(document));
   const printWindow = window.open("", "_blank");
   if (!printWindow) {
     toast({
