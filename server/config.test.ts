@@ -17,6 +17,10 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PORT: "eighty" })).toThrow(/^Invalid configuration: PORT /);
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ FILE_ENCRYPTION_KEY: "short" })).toThrow(/FILE_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ DICOM_SR_PARAMETER_CODES: "99V:X=NOPE" })).toThrow(
+      /^Invalid configuration: DICOM_SR_PARAMETER_CODES "99V:X=NOPE": NOPE is not a parameter/,
+    );
+    expect(loadConfig({ DICOM_SR_PARAMETER_CODES: "99V:X=ABI" }).srParameterCodes.get("99V:X")).toBe("ABI");
     expect(() => loadConfig({ OIDC_ISSUER_URL: "https://id.example" })).toThrow(/OIDC_/);
     expect(() => loadConfig({ LLM_BASE_URL: "http://127.0.0.1:1" })).toThrow(/LLM_/);
   });

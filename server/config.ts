@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { type ParameterCodes, parseParameterCodes } from "../domain/interop/dicom-sr-codes";
 
 const optionalUrl = z.url().optional();
 /** "10.0.0.1, 10.1.0.0/16, ::1": addresses or CIDR ranges of the reverse proxies in front of the server. */
@@ -111,6 +112,11 @@ const envSchema = ocrSchema.extend({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   /** Bucket in the path (http://host/bucket/key), as most self-hosted S3 servers need; else in the host name. */
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("false"),
+  /**
+   * Vendor codes of DICOM SR measurements TID 5100 has no standard code for (reflux time, ABI, ...), as
+   * "SCHEME:CODE=PARAMETER" pairs separated by commas: domain/interop/dicom-sr-codes.ts parseParameterCodes.
+   */
+  DICOM_SR_PARAMETER_CODES: z.string().optional(),
   /** How long POST /api/worksheets/{id}/ocr waits for its job before answering 202 (0: answer at once). */
   OCR_REQUEST_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(60),
   /**
@@ -177,6 +183,8 @@ export type Config = {
   costs: { dbPerGbMonth: number; storagePerGbMonth: number; aiPerReport: number; alertMonthlyUsd: number };
   /** What this process runs (decision 023): everything, the web only, or jobs only. */
   role: "all" | "web" | "worker";
+  /** Vendor measurement codes of DICOM SRs mapped to the vocabulary (DICOM_SR_PARAMETER_CODES). */
+  srParameterCodes: ParameterCodes;
   /** Milliseconds POST /api/worksheets/{id}/ocr waits for the OCR job before answering 202. */
   ocrRequestWaitMs: number;
   /** Sending signed reports to clinics' FHIR servers and MLLP listeners (issue 28). */
@@ -187,6 +195,14 @@ export type Config = {
 };
 
 export class ConfigError extends Error {}
+
+function srCodesOf(text: string | undefined): ParameterCodes {
+  try {
+    return parseParameterCodes(text);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: DICOM_SR_PARAMETER_CODES ${(error as Error).message}`);
+  }
+}
 
 function parse<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.output<T> {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
@@ -290,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     role: e.SONOSCRIBE_ROLE,
     ocrRequestWaitMs: Math.round(e.OCR_REQUEST_WAIT_SECONDS * 1000),
+    srParameterCodes: srCodesOf(e.DICOM_SR_PARAMETER_CODES),
     delivery: {
       allowLoopback: e.DELIVERY_ALLOW_LOOPBACK === "true",
       retryBaseMs: Math.round(e.DELIVERY_RETRY_SECONDS * 1000),

@@ -1,4 +1,4 @@
-import type { Parameter } from "../vocabulary/parameters";
+import { isParameter, type Parameter } from "../vocabulary/parameters";
 import type { Segment } from "../vocabulary/segments";
 import type { BaseSiteCode } from "../vocabulary/sites";
 import type { Side } from "../vocabulary/study-terms";
@@ -149,7 +149,38 @@ const isPair = (c: Coded, pair: Pair) =>
 export const vesselOf = (c: Coded): VesselTarget | null => vesselByCode.get(key(c)) ?? null;
 export const sideOf = (c: Coded): Side | null => sideByCode.get(key(c)) ?? null;
 export const segmentOf = (c: Coded): Segment | null => segmentByCode.get(key(c)) ?? null;
-export const parameterOf = (c: Coded): Parameter | null => parameterByCode.get(key(c)) ?? null;
+/**
+ * The parameter a measurement's code names: the standard codes above first, then the clinic's configured
+ * vendor codes (DICOM_SR_PARAMETER_CODES, see parseParameterCodes).
+ */
+export const parameterOf = (c: Coded, configured?: ParameterCodes): Parameter | null =>
+  parameterByCode.get(key(c)) ?? configured?.get(key(c)) ?? null;
+
+/** Vendor (private) measurement codes mapped to the vocabulary's parameters by configuration, by `codeKey`. */
+export type ParameterCodes = ReadonlyMap<string, Parameter>;
+
+/**
+ * Reads DICOM_SR_PARAMETER_CODES: "SCHEME:CODE=PARAMETER" pairs separated by commas or new lines, for the
+ * measurements TID 5100 has no standard code for and a clinic's machine writes with its vendor's private code
+ * (e.g. "99GEMS:RFX01=REFLUX_MS, 99PHMS:ABI-L=ABI"). No vendor code is built in: a clinic names only the codes
+ * its own machine's DICOM conformance statement documents. Throws with the faulty entry in words.
+ */
+export function parseParameterCodes(text: string | undefined): ParameterCodes {
+  const map = new Map<string, Parameter>();
+  for (const entry of (text ?? "")
+    .split(/[,\n]/)
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const match = /^([^:=\s]+):([^=]+)=\s*(\S+)$/.exec(entry);
+    if (!match) throw new Error(`"${entry}" is not SCHEME:CODE=PARAMETER`);
+    const [, scheme, code, parameter] = match as unknown as [string, string, string, string];
+    if (!isParameter(parameter)) throw new Error(`"${entry}": ${parameter} is not a parameter of the vocabulary`);
+    const k = codeKey(scheme, code);
+    if (parameterByCode.has(k)) throw new Error(`"${entry}": ${k} is a standard code, already read`);
+    map.set(k, parameter);
+  }
+  return map;
+}
 export const isFindingSite = (c: Coded) => isPair(c, FINDING_SITE);
 export const isLaterality = (c: Coded) => isPair(c, LATERALITY);
 export const isTopographicalModifier = (c: Coded) => isPair(c, TOPOGRAPHICAL_MODIFIER);

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { takeStorageSnapshot } from "../features/admin/storage-snapshots";
 import { registerOcrJobs } from "../features/worksheets/ocr-jobs";
@@ -7,7 +8,13 @@ import type { JobQueue } from "../platform/job-queue";
 import { RateCounters } from "../platform/rate-counters";
 import { purgeExpiredSessions } from "../platform/sessions";
 
-type HandlerDeps = { database: Database; fileStore: FileStore; jobQueue: JobQueue; logger: Logger };
+type HandlerDeps = {
+  database: Database;
+  fileStore: FileStore;
+  jobQueue: JobQueue;
+  logger: Logger;
+  config: Pick<Config, "srParameterCodes">;
+};
 
 /**
  * The handlers of every queue whose work needs only the database and the file store: OCR, the session (and rate count) purge and
@@ -15,7 +22,10 @@ type HandlerDeps = { database: Database; fileStore: FileStore; jobQueue: JobQueu
  */
 export function registerJobHandlers(deps: HandlerDeps): void {
   const { db } = deps.database;
-  registerOcrJobs({ db, store: deps.fileStore, jobs: deps.jobQueue }, deps.logger);
+  registerOcrJobs(
+    { db, store: deps.fileStore, jobs: deps.jobQueue, srCodes: deps.config.srParameterCodes },
+    deps.logger,
+  );
   deps.jobQueue.handle("sessions-purge", async () => {
     const purged = await purgeExpiredSessions(db);
     if (purged > 0) deps.logger.info({ purged }, "expired sessions deleted");

@@ -130,3 +130,38 @@ describe("a DICOM SR uploaded instead of the worksheet", () => {
     }
   });
 });
+
+describe("a clinic's vendor codes configured (DICOM_SR_PARAMETER_CODES)", () => {
+  let configured: TestApp;
+  afterAll(async () => {
+    await configured?.close();
+  });
+
+  it("are read by the upload's SR reading into the vocabulary's parameter", async () => {
+    configured = await createTestApp({ DICOM_SR_PARAMETER_CODES: "99VENDOR:RFX-T=REFLUX_MS" });
+    const user = await registerClinic(configured.app, "Vendor Clinic");
+    const gsv = ["SCT", "60734001", "Great saphenous vein"] as const;
+    const sr = vascularSr({
+      sections: [
+        {
+          laterality: CODES.left,
+          groups: [{ vessel: gsv, values: [{ code: ["99VENDOR", "RFX-T", "Reflux time"], value: 2.4, unit: "s" }] }],
+        },
+      ],
+    });
+    const res = await as(
+      configured.app,
+      user,
+    )({
+      method: "POST",
+      url: "/api/worksheets/upload",
+      ...multipart([{ name: "worksheet", filename: "v.dcm", contentType: "application/dicom", data: sr }]),
+    });
+    // Without the configuration this SR has no measurement the product reads, and is refused at upload.
+    expect(res.statusCode, res.body).toBe(201);
+    const ocr = await as(configured.app, user)({ method: "POST", url: `/api/worksheets/${res.json().id}/ocr` });
+    expect(ocr.json().ocrResult.measurements).toMatchObject([
+      { site: "GSV", side: "left", parameter: "REFLUX_MS", value: 2400, source: "DICOM SR" },
+    ]);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseParameterCodes } from "../../../domain/interop/dicom-sr-codes";
 import { CODES, carotidSr, ultrasoundImage, vascularSr } from "../../test-support/dicom-sr-files";
 import { DicomSrError, dicomDate, personName, readVascularSr } from "./dicom-sr";
 
@@ -176,5 +177,53 @@ describe("DICOM value types", () => {
     expect(personName([{ Alphabetic: "Doe^Jane" }])).toBe("Jane Doe");
     expect(personName("Smith^John^^Dr")).toBe("Dr John Smith");
     expect(personName([{ Alphabetic: "" }])).toBeNull();
+  });
+});
+
+describe("vendor measurement codes configured by the clinic (DICOM_SR_PARAMETER_CODES)", () => {
+  const reflux = ["99VENDOR", "RFX-T", "Reflux time"] as const;
+  const abi = ["99VENDOR", "ABI", "Ankle brachial index"] as const;
+  const gsv = ["SCT", "60734001", "Great saphenous vein"] as const;
+  const sr = () =>
+    vascularSr({
+      sections: [
+        {
+          laterality: CODES.left,
+          groups: [
+            {
+              vessel: gsv,
+              values: [
+                { code: CODES.lumenDiameter, value: 6.1, unit: "mm" },
+                { code: reflux, value: 2.4, unit: "s" },
+                { code: abi, value: 0.9, unit: "1" },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+
+  it("are not read unless configured, and then named in the notes by the SR's own words", () => {
+    const result = readVascularSr(sr());
+    expect(result.measurements.map((m) => m.parameter)).toEqual(["DIAMETER_MM"]);
+    expect(result.machineSr.unrecognised).toEqual(["Reflux time", "Ankle brachial index"]);
+  });
+
+  it("map a (coding scheme, code value) pair to a parameter of the vocabulary, converted to its unit", () => {
+    const parameterCodes = parseParameterCodes("99vendor:RFX-T=REFLUX_MS,\n 99VENDOR:ABI = ABI");
+    const result = readVascularSr(sr(), { parameterCodes });
+    expect(result.measurements.map((m) => `${m.site} ${m.parameter} ${m.value} ${m.text}`)).toEqual([
+      "GSV DIAMETER_MM 6.1 6.1 mm",
+      "GSV REFLUX_MS 2400 2.4 s",
+      "GSV ABI 0.9 0.9",
+    ]);
+    expect(result.notes).toEqual([]);
+  });
+
+  it("refuses an entry that is malformed, names no parameter, or remaps a standard code", () => {
+    expect(parseParameterCodes(undefined).size).toBe(0);
+    expect(() => parseParameterCodes("RFX-T=REFLUX_MS")).toThrow(/is not SCHEME:CODE=PARAMETER/);
+    expect(() => parseParameterCodes("99V:X=REFLUX")).toThrow(/REFLUX is not a parameter of the vocabulary/);
+    expect(() => parseParameterCodes("LN:11726-7=EDV")).toThrow(/LN:11726-7 is a standard code/);
   });
 });

@@ -6,6 +6,7 @@ import {
   isLaterality,
   isSelectionStatus,
   isTopographicalModifier,
+  type ParameterCodes,
   parameterOf,
   segmentOf,
   sideOf,
@@ -149,7 +150,7 @@ function measurementOf(item: Item, place: Place, parameter: Parameter): Found | 
 }
 
 /** Every NUM item of the content tree with where it was taken; what cannot be placed or converted is counted. */
-function collect(root: Item) {
+function collect(root: Item, configured?: ParameterCodes) {
   const found = new Map<string, Found>();
   const left = { unplaced: 0, unit: 0, uncoded: 0 };
   const unrecognised = new Set<string>();
@@ -160,7 +161,7 @@ function collect(root: Item) {
     const place = placeOf(item, outer);
     if (text(item.ValueType) === "NUM") {
       const name = coded(item.ConceptNameCodeSequence);
-      const parameter = name ? parameterOf(name) : null;
+      const parameter = name ? parameterOf(name, configured) : null;
       if (!parameter) {
         if (asArray(item.MeasuredValueSequence).length > 0) {
           left.uncoded++;
@@ -249,7 +250,10 @@ function parse(data: Buffer): Item {
  * The measurements, patient and study of a vascular ultrasound SR as a reading with confidence 1 and source
  * "DICOM SR". Throws DicomSrError for a DICOM that is not an SR, or an SR without vascular measurements.
  */
-export function readVascularSr(data: Buffer): OcrResult & { notes: string[]; machineSr: MachineSr } {
+export function readVascularSr(
+  data: Buffer,
+  options: { parameterCodes?: ParameterCodes } = {},
+): OcrResult & { notes: string[]; machineSr: MachineSr } {
   const dataset = parse(data);
   const modality = text(dataset.Modality);
   if (!SR_SOP_CLASS.test(text(dataset.SOPClassUID)) && modality !== "SR") {
@@ -259,7 +263,7 @@ export function readVascularSr(data: Buffer): OcrResult & { notes: string[]; mac
       `This file is ${what}, not a Structured Report. Export the measurements from the ultrasound machine as a DICOM SR, or upload the worksheet.`,
     );
   }
-  const { measurements, left, unrecognised } = collect(dataset);
+  const { measurements, left, unrecognised } = collect(dataset, options.parameterCodes);
   if (measurements.length === 0) {
     throw new DicomSrError(
       "no_measurements",

@@ -4,6 +4,7 @@ import type { OcrResult } from "../../../domain/contracts/ocr";
 import { ocrResultSchema } from "../../../domain/contracts/ocr";
 import type { OcrStage, OcrStatus, OcrView } from "../../../domain/contracts/worksheets";
 import { AppError, notFound } from "../../../domain/errors";
+import type { ParameterCodes } from "../../../domain/interop/dicom-sr-codes";
 import type { Db } from "../../db/client";
 import { QUEUES } from "../../jobs/queues";
 import { OcrFailure, OcrInputError, recognizeWorksheet } from "../../ocr/ocr-service";
@@ -32,7 +33,7 @@ import { isDicomSr, pagesForOcr } from "./worksheets.service";
  * process, or another) loads and reads it, writing its stage and progress to the worksheet row, which is what
  * every web process answers from. Only the job named on the row may write its outcome.
  */
-export type OcrJobDeps = { db: Db; store: FileStore; jobs: JobQueue };
+export type OcrJobDeps = { db: Db; store: FileStore; jobs: JobQueue; srCodes?: ParameterCodes };
 
 /** Who asked, for the audit events the job records on their behalf (no patient data). */
 export type OcrJobData = {
@@ -188,7 +189,7 @@ export async function runOcrJob(
     if (isDicomSr(row)) {
       const file = await readClinicFile(deps.db, deps.store, clinicId, row.fileId);
       if (!file) throw new Error("the worksheet's file is missing from the store");
-      return await finish(readVascularSr(file.data));
+      return await finish(readVascularSr(file.data, { parameterCodes: deps.srCodes }));
     }
     // A one-page sheet's page stored at upload is read as it is; others are loaded again (issue 30).
     const pages = await pagesForOcr(deps, clinicId, row, () => report("loading", Math.min(1, ++done / pageCount)));

@@ -17,9 +17,9 @@ import { isDicomSr, type WorksheetDeps } from "./worksheets.service";
 export const NOT_DICOM_MESSAGE =
   "This file is not a DICOM file. Export the study's measurements from the ultrasound machine as a DICOM SR (.dcm).";
 
-function readSr(data: Buffer) {
+function readSr(deps: WorksheetDeps, data: Buffer) {
   try {
-    return readVascularSr(data);
+    return readVascularSr(data, { parameterCodes: deps.srCodes });
   } catch (error) {
     if (error instanceof DicomSrError) throw new AppError("BAD_REQUEST", error.message, DICOM_SR_FIELD);
     throw error;
@@ -71,7 +71,7 @@ export async function addDicomSr(
   const row = await findClinicWorksheet(deps.db, ctx.clinicId, id);
   if (!row) throw notFound("Worksheet");
   const sheet = sheetReading(row);
-  const sr = readSr(upload.data);
+  const sr = readSr(deps, upload.data);
   const mismatches = patientMismatches(sheet, sr);
   if (mismatches.length > 0 && !options.samePatient) {
     throw new AppError(
@@ -132,5 +132,5 @@ export async function withAddedSr(deps: WorksheetDeps, clinicId: number, row: Wo
   if (row.srFileId === null) return reading;
   const file = await readClinicFile(deps.db, deps.store, clinicId, row.srFileId);
   if (!file) throw new Error("the worksheet's structured report is missing from the store");
-  return mergeSrReading(reading, readVascularSr(file.data));
+  return mergeSrReading(reading, readVascularSr(file.data, { parameterCodes: deps.srCodes }));
 }

@@ -26,7 +26,11 @@ import { getWorksheet, readWorksheetImage, uploadWorksheet, type WorksheetDeps }
  * DICOM Structured Report is taken by the same upload instead of the sheet; its "OCR" reads the report's codes.
  */
 export const worksheetsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
-  const feature: WorksheetDeps = { db: deps.database.db, store: deps.fileStore };
+  const feature: WorksheetDeps = {
+    db: deps.database.db,
+    store: deps.fileStore,
+    srCodes: deps.config.srParameterCodes,
+  };
   const ocr: OcrJobDeps = { ...feature, jobs: deps.jobQueue };
 
   app.post(

@@ -7,6 +7,7 @@ import {
   worksheetImageUrl,
 } from "../../../domain/contracts/worksheets";
 import { AppError, notFound } from "../../../domain/errors";
+import type { ParameterCodes } from "../../../domain/interop/dicom-sr-codes";
 import type { Db } from "../../db/client";
 import { loadWorksheetPages, OcrFailure, OcrInputError } from "../../ocr/ocr-service";
 import { recordAudit } from "../../platform/audit";
@@ -22,7 +23,8 @@ import {
   type WorksheetRow,
 } from "./worksheets.repository";
 
-export type WorksheetDeps = { db: Db; store: FileStore };
+/** `srCodes`: the vendor measurement codes configured for DICOM SRs (DICOM_SR_PARAMETER_CODES). */
+export type WorksheetDeps = { db: Db; store: FileStore; srCodes?: ParameterCodes };
 
 /** Lossless PNG keeps the page exactly as OCR saw it; past this size a photo is sent to browsers as JPEG instead. */
 const MAX_PNG_PAGE_BYTES = 2.5 * 1024 * 1024;
@@ -58,9 +60,9 @@ function toRecord(row: WorksheetRow): WorksheetRecord {
 }
 
 /** A DICOM that gives no measurements is the uploader's problem, said in words (not an image, no vascular values). */
-function readSrOrClientError(data: Buffer) {
+function readSrOrClientError(data: Buffer, srCodes?: ParameterCodes) {
   try {
-    return readVascularSr(data);
+    return readVascularSr(data, { parameterCodes: srCodes });
   } catch (error) {
     if (error instanceof DicomSrError) throw new AppError("BAD_REQUEST", error.message, "worksheet");
     throw error;
@@ -92,7 +94,7 @@ export async function uploadWorksheet(deps: WorksheetDeps, ctx: Ctx, upload: Upl
   assertCan(ctx, "worksheet:upload");
   // A DICOM SR has no page: it is checked by reading its measurements, and only the original is stored.
   const dicom = upload.mimeType === DICOM_TYPE;
-  if (dicom) readSrOrClientError(upload.data);
+  if (dicom) readSrOrClientError(upload.data, deps.srCodes);
   const pages = dicom ? [] : await loadWorksheetPages(upload.data).catch(pagesOrClientError);
   if (!dicom && pages.length === 0) throw new AppError("BAD_REQUEST", "The file has no pages.", "worksheet");
   const first = pages[0] ? await pageImage(pages[0]) : null;
