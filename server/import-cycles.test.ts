@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { valueImports } from "./test-support/value-imports";
 
 /**
  * No module reachable from server/app.ts imports itself back at load time. A cycle makes a module's exports
@@ -13,41 +13,6 @@ import { describe, expect, it } from "vitest";
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** The relative modules a file imports or re-exports for their values. */
-function valueImports(file: string): string[] {
-  const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
-  const specifiers: string[] = [];
-  for (const statement of source.statements) {
-    if (ts.isImportDeclaration(statement)) {
-      const clause = statement.importClause;
-      if (clause?.isTypeOnly) continue;
-      const bindings = clause?.namedBindings;
-      // `import { type A, type B } from` is erased too; a bare `import "x"` runs x.
-      const onlyTypes =
-        clause &&
-        !clause.name &&
-        bindings &&
-        ts.isNamedImports(bindings) &&
-        bindings.elements.length > 0 &&
-        bindings.elements.every((element) => element.isTypeOnly);
-      if (!onlyTypes) specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text);
-    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) {
-      const clause = statement.exportClause;
-      const onlyTypes = clause && ts.isNamedExports(clause) && clause.elements.every((element) => element.isTypeOnly);
-      if (!onlyTypes) specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text);
-    }
-  }
-  return specifiers.filter((specifier) => specifier.startsWith(".")).flatMap((specifier) => resolve(file, specifier));
-}
-
-function resolve(from: string, specifier: string): string[] {
-  const base = path.resolve(path.dirname(from), specifier);
-  const found = [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")].find(
-    (candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile() && /\.tsx?$/.test(candidate),
-  );
-  return found ? [found] : [];
-}
 
 /** Every cycle met walking the value imports depth-first from `entry`, each as the chain of files. */
 function importCycles(entry: string): { cycles: string[][]; modules: number } {

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
 import type { Logger } from "pino";
 import type { Config } from "../config";
 
@@ -43,6 +42,8 @@ export function createMailer(config: Config, logger: Logger): Mailer {
     delivery: "email",
     async send(mail) {
       try {
+        // Loaded when a mail is sent, not at start (idle memory, issue 30).
+        const { default: nodemailer } = await import("nodemailer");
         await nodemailer.createTransport(smtp.url).sendMail({ from: smtp.from, ...mail });
       } catch (error) {
         logger.warn({ err: error instanceof Error ? error.message : String(error) }, "e-mail not sent");

@@ -1,10 +1,4 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../config";
 import {
   assertStorageKey,
@@ -23,29 +17,35 @@ import {
  */
 export class S3FileStore implements FileStore {
   private readonly sealer: Sealer;
-  private readonly client: S3Client;
+  /** The SDK loads with the first S3 store, so a server on local files never holds it (20 MB, issue 30). */
+  private readonly sdk = import("@aws-sdk/client-s3");
+  private readonly client: Promise<S3Client>;
   private readonly bucket: string;
 
   constructor(config: S3Config, key: Buffer) {
     this.sealer = new Sealer(key);
     this.bucket = config.bucket;
-    this.client = new S3Client({
-      region: config.region,
-      ...(config.endpoint ? { endpoint: config.endpoint } : {}),
-      forcePathStyle: config.forcePathStyle,
-      credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
-      // Checksums only where S3 requires them: many S3-compatible servers refuse the SDK's default trailing
-      // CRC32 on every upload. Integrity is kept by the authenticated encryption (a changed byte fails to open).
-      requestChecksumCalculation: "WHEN_REQUIRED",
-      responseChecksumValidation: "WHEN_REQUIRED",
-      maxAttempts: 3,
-    });
+    this.client = this.sdk.then(
+      ({ S3Client }) =>
+        new S3Client({
+          region: config.region,
+          ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+          forcePathStyle: config.forcePathStyle,
+          credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+          // Checksums only where S3 requires them: many S3-compatible servers refuse the SDK's default trailing
+          // CRC32 on every upload. Integrity is kept by the authenticated encryption (a changed byte fails to open).
+          requestChecksumCalculation: "WHEN_REQUIRED",
+          responseChecksumValidation: "WHEN_REQUIRED",
+          maxAttempts: 3,
+        }),
+    );
   }
 
   async put(plain: Buffer): Promise<StoredFile> {
+    const [client, sdk] = await Promise.all([this.client, this.sdk]);
     const stored = newStoredFile(plain);
-    await this.client.send(
-      new PutObjectCommand({
+    await client.send(
+      new sdk.PutObjectCommand({
         Bucket: this.bucket,
         Key: objectKey(stored.storageKey),
         Body: this.encrypt(plain),
@@ -56,24 +56,27 @@ export class S3FileStore implements FileStore {
   }
 
   async get(storageKey: string): Promise<Buffer> {
+    const [client, sdk] = await Promise.all([this.client, this.sdk]);
     assertStorageKey(storageKey);
-    const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: objectKey(storageKey) }));
+    const answer = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: objectKey(storageKey) }));
     if (!answer.Body) throw new Error(`Stored file ${storageKey} has no content`);
     return this.decrypt(Buffer.from(await answer.Body.transformToByteArray()));
   }
 
   async remove(name: string): Promise<void> {
+    const [client, sdk] = await Promise.all([this.client, this.sdk]);
     assertStorageKey(name);
     // Deleting a missing key succeeds in S3.
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: objectKey(name) }));
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: objectKey(name) }));
   }
 
   async list(): Promise<ListedFile[]> {
+    const [client, sdk] = await Promise.all([this.client, this.sdk]);
     const files: ListedFile[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: PREFIX, ContinuationToken: token }),
+      const page = await client.send(
+        new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: PREFIX, ContinuationToken: token }),
       );
       for (const object of page.Contents ?? []) {
         const name = object.Key?.split("/").at(-1);
@@ -99,7 +102,7 @@ export class S3FileStore implements FileStore {
 
   /** Closes the client's sockets (server shutdown, tests). */
   close(): void {
-    this.client.destroy();
+    void this.client.then((client) => client.destroy());
   }
 }
 

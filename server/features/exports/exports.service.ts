@@ -21,11 +21,15 @@ import {
   findExportReport,
   findUserNames,
 } from "./exports.repository";
-import { renderDocx } from "./render-docx";
-import { renderPdf } from "./render-pdf";
 import { renderPrintHtml } from "./render-print-html";
 
 export type ExportFormat = "html" | "pdf" | "docx";
+
+/** pdfkit and docx load on the first export, not at server start (20-35 MB of idle memory, issue 30). */
+const renderers = {
+  pdf: () => import("./render-pdf"),
+  docx: () => import("./render-docx"),
+};
 
 export type ExportDeps = { db: Db; fileStore: FileStore; timeZone?: string };
 
@@ -146,6 +150,7 @@ async function loadDocument(
  */
 export async function renderReportPdfWithRows(deps: ExportDeps, ctx: Ctx, reportId: number) {
   const loaded = await loadDocument(deps, ctx, reportId, undefined);
+  const { renderPdf } = await renderers.pdf();
   const pdf = await renderPdf(buildDocumentView(loaded.document, { timeZone: deps.timeZone }));
   return { ...loaded, pdf };
 }
@@ -161,13 +166,13 @@ export async function exportReport(deps: ExportDeps, ctx: Ctx, request: ExportRe
   } else if (request.format === "pdf") {
     result = {
       contentType: "application/pdf",
-      body: await renderPdf(view, { pdfa: request.pdfa }),
+      body: await (await renderers.pdf()).renderPdf(view, { pdfa: request.pdfa }),
       fileName: request.fileName ?? pdfFileName(report.patientName, report.id),
     };
   } else {
     result = {
       contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-      body: await renderDocx(view),
+      body: await (await renderers.docx()).renderDocx(view),
       fileName: request.fileName ?? docxFileNameFromList(report.patientName, report.id),
     };
   }
@@ -194,6 +199,7 @@ export async function exportReport(deps: ExportDeps, ctx: Ctx, request: ExportRe
 export async function archiveSignedVersion(deps: ExportDeps, ctx: Ctx, reportId: number) {
   const { document } = await loadDocument(deps, ctx, reportId, undefined);
   if (!document.report.isFinalized) return null;
+  const { renderPdf } = await renderers.pdf();
   const pdf = await renderPdf(buildDocumentView(document, { timeZone: deps.timeZone }), { pdfa: true });
   const sha256 = createHash("sha256").update(pdf).digest("hex");
   const [latest] = await deps.db

@@ -1,4 +1,3 @@
-import nodemailer from "nodemailer";
 import type { Logger } from "pino";
 import type { Config } from "../../config";
 
@@ -11,6 +10,8 @@ export type InvitationMail = { to: string; clinicName: string; role: string; lin
 export async function sendInvitationMail(config: Config, logger: Logger, mail: InvitationMail): Promise<boolean> {
   if (!config.smtp) return false;
   try {
+    // Loaded when a mail is sent, not at start (idle memory, issue 30).
+    const { default: nodemailer } = await import("nodemailer");
     const transport = nodemailer.createTransport(config.smtp.url);
     await transport.sendMail({
       from: config.smtp.from,
