@@ -32,6 +32,13 @@ describe("what the clinician corrected in a reading", () => {
   it("counts a value read where the clinician left the field empty", () => {
     expect(correctionsOf(read, { mrn: "" })).toEqual([{ field: "mrn", read: "A1234", corrected: null, box: null }]);
   });
+
+  it("leaves out a field the machine's DICOM SR filled beside the sheet: OCR did not read it", () => {
+    const merged = ocrResult({
+      fields: { ...read.fields, mrn: { value: "MRN-4471", confidence: 1, box: null, source: "DICOM SR" } },
+    });
+    expect(correctionsOf(merged, { mrn: "MRN-4472", sex: "female" }).map((c) => c.field)).toEqual(["sex"]);
+  });
 });
 
 describe("the label wording a corrected value stood after", () => {
