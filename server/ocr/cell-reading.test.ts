@@ -93,10 +93,10 @@ describe("readNumberCell", () => {
     expect(readNumberCell([region], psv)?.value).toBe(23);
     region.strokes = syntheticRegion("33", { u: 0, v: 0 }, 0.95).matrix;
     expect(readNumberCell([region], psv)?.value).toBe(33);
-    // Agreeing, it keeps a clear reading clear; a failed segmentation (no strokes) changes nothing.
+    // Agreeing, it keeps a clear reading sure (0.8 and more on the checking screen).
     const clear = syntheticRegion("125", { u: 0, v: 0 }, 0.99);
     clear.strokes = syntheticRegion("125", { u: 0, v: 0 }, 0.9).matrix;
-    expect(readNumberCell([clear], psv)!.confidence).toBeGreaterThan(0.9);
+    expect(readNumberCell([clear], psv)!.confidence).toBeGreaterThanOrEqual(0.8);
   });
 
   it("never shows a value as sure when the classifier's reading of the strokes is another value, and says so", () => {
@@ -112,6 +112,6 @@ describe("readNumberCell", () => {
     // The same cell with the strokes agreeing stays sure.
     region.strokes = syntheticRegion("94", { u: 0, v: 0 }, 0.9).matrix;
     expect(readNumberCell([region], psv)).toMatchObject({ value: 94, byStrokes: 94, doubt: null });
-    expect(readNumberCell([region], psv)!.confidence).toBeGreaterThan(0.9);
+    expect(readNumberCell([region], psv)!.confidence).toBeGreaterThanOrEqual(0.8);
   });
 });

@@ -1,3 +1,4 @@
+import { type CellSignals, cellConfidence } from "./cell-confidence";
 import { constrainedDecode, grammarFit, joinMatrices, shares } from "./ctc-constrained";
 import { DECIMAL_GRAMMAR, INTEGER_GRAMMAR } from "./ctc-grammar";
 import type { ReadRegion } from "./read-region";
@@ -24,6 +25,8 @@ export type CellReading = {
    * winner (agreement), or another (the two readers disagree).
    */
   byStrokes?: number;
+  /** What the confidence was judged from (cell-confidence.ts). */
+  signals: CellSignals;
 };
 
 /**
@@ -58,9 +61,12 @@ export function readNumberCell(parts: ReadRegion[], spec: CellSpec): CellReading
   // Per value: its votes, and its likeliest spelling ("0.0" rather than "0"), which the width check compares with
   // the ink.
   const votes = new Map<number, { score: number; text: string; best: number }>();
+  // Each crop's own likeliest value, to count the crops that agree with the winner.
+  const tops: number[] = [];
   matrices.forEach((matrix) => {
     const { candidates, freeLogProb } = constrainedDecode(matrix, grammar, { beam: 16, nbest: 8 });
     const share = shares(candidates);
+    if (candidates[0]) tops.push(Number(candidates[0].text));
     candidates.forEach((c, i) => {
       let weight = (share[i]! * grammarFit(c, freeLogProb)) / matrices.length;
       if (spec.decimals && !c.text.includes(".")) weight *= NO_POINT_WEIGHT;
@@ -75,7 +81,8 @@ export function readNumberCell(parts: ReadRegion[], spec: CellSpec): CellReading
     });
   });
   const possible = (value: number) => value >= spec.min && value <= spec.max;
-  const byStrokes = single?.strokes ? weighByStrokes(votes, single.strokes, grammar, possible) : undefined;
+  const strokes = single?.strokes ? weighByStrokes(votes, single.strokes, grammar, possible) : undefined;
+  const byStrokes = strokes?.best;
   const usual = (value: number) => !spec.usual || (value >= spec.usual.min && value <= spec.usual.max);
   const plausible = [...votes.entries()]
     .filter(([value]) => value >= spec.min && value <= spec.max)
@@ -83,28 +90,27 @@ export function readNumberCell(parts: ReadRegion[], spec: CellSpec): CellReading
     .sort((a, b) => b.weighed - a.weighed);
   const winner = plausible[0];
   if (!winner) return null;
-  let confidence = Math.min(1, winner.weighed);
   let doubt = cellDoubt(winner.value, winner.vote.text, spec);
-  if (byStrokes !== undefined && byStrokes !== winner.value) {
-    // The two readers disagree: never shown as sure (issue 24: most values wrong at high confidence were those).
-    confidence = Math.min(confidence * DISAGREEMENT_FACTOR, MAX_DISPUTED);
+  if (byStrokes !== undefined && byStrokes !== winner.value)
     doubt ??= `the digits' strokes read ${formatValue(byStrokes, spec)}: check the sheet`;
-  }
-  return { value: winner.value, text: winner.vote.text, confidence, doubt, byStrokes };
+  const signals: CellSignals = {
+    votes: winner.weighed,
+    runnerUp: plausible[1]?.weighed ?? 0,
+    cropsAgree: tops.filter((v) => v === winner.value).length / Math.max(1, tops.length),
+    strokes: strokes === undefined ? "none" : byStrokes === winner.value ? "agree" : "disagree",
+    strokesShare: strokes?.expert.get(winner.value) ?? 0,
+    weakestGlyph: single?.strokes ? weakestGlyph(single.strokes) : 1,
+    unusual: !usual(winner.value),
+    noPoint: spec.decimals && !winner.vote.text.includes("."),
+    digits: winner.vote.text.replace(".", "").length,
+    split: parts.length > 1,
+  };
+  const confidence = cellConfidence(signals);
+  return { value: winner.value, text: winner.vote.text, confidence, doubt, byStrokes, signals };
 }
 
 const formatValue = (value: number, spec: CellSpec) =>
   spec.decimals && Number.isInteger(value) ? value.toFixed(1) : String(value);
-
-/**
- * A value the digit classifier read otherwise from the strokes counts this much of its confidence, and at most
- * MAX_DISPUTED (under the checking screen's 0.8 "sure"). Measured on seed 101 (30 real-handwriting sheets, 1,020
- * values): of the emitted values whose strokes' reading agreed, 97 % were right, of those where it disagreed 81 %;
- * factor 1 / 0.7 / 0.5 emitted 904 / 899 / 886 right values and 37 / 25 / 19 wrong ones. 0.5: issue 24 puts a
- * wrong value first.
- */
-const DISAGREEMENT_FACTOR = 0.5;
-const MAX_DISPUTED = 0.75;
 
 /**
  * The digit classifier's reading of the cell's segmented strokes (digit-reading.ts), trained on real people's
@@ -116,13 +122,16 @@ const MAX_DISPUTED = 0.75;
  */
 const STROKE_FLOOR = 0.03;
 
-/** Weighs the votes by the strokes' reading; returns that reading's likeliest possible value (undefined: none). */
+/**
+ * Weighs the votes by the strokes' reading; returns that reading's probability of each value and its likeliest
+ * possible value (undefined: none).
+ */
 function weighByStrokes(
   votes: Map<number, { score: number }>,
   strokes: CharMatrix,
   grammar: typeof DECIMAL_GRAMMAR,
   possible: (value: number) => boolean,
-): number | undefined {
+): { expert: Map<number, number>; best: number | undefined } {
   const { candidates, freeLogProb } = constrainedDecode(strokes, grammar, { beam: 16, nbest: 8 });
   const share = shares(candidates);
   const expert = new Map<number, number>();
@@ -140,7 +149,18 @@ function weighByStrokes(
   if (after > 0) for (const vote of votes.values()) vote.score *= before / after;
   let best: number | undefined;
   for (const [value, p] of expert) if (possible(value) && (best === undefined || p > expert.get(best)!)) best = value;
-  return best;
+  return { expert, best };
+}
+
+/** The classifier's probability of its likeliest character at its least sure glyph (a digit it hesitated over). */
+function weakestGlyph(m: CharMatrix): number {
+  let weakest = 1;
+  for (let t = 1; t < m.steps; t += 2) {
+    let top = 0;
+    for (let k = 1; k < 96; k++) top = Math.max(top, m.probs[t * 96 + k]!);
+    weakest = Math.min(weakest, top);
+  }
+  return weakest;
 }
 
 function cellDoubt(value: number, text: string, spec: CellSpec): string | null {

@@ -1,7 +1,7 @@
 import { type CellChar, cropGrey, segmentCell } from "./cell-strokes";
 import { type DateChar, segmentDate } from "./date-strokes";
 import { classifyDigits } from "./digit-classifier";
-import { type InkMap, normalizeGlyph } from "./digit-glyph";
+import { glyphVariants, type InkMap, normalizeGlyph } from "./digit-glyph";
 import type { Raster } from "./raster";
 import { ASCII_CHARS, type CharMatrix } from "./text-recognizer";
 import type { PageFrame, TextRegion } from "./text-regions";
@@ -37,12 +37,27 @@ async function readByStrokes<C extends Segmented>(
   const glyphs = segmented.flatMap((chars) =>
     (chars ?? []).flatMap((c) => (c.kind === "glyph" && c.map ? [normalizeGlyph(c.map)] : [])),
   );
-  const probs = await classifyDigits(glyphs);
+  const probs = await classifyAveraged(glyphs);
   let next = 0;
   return segmented.map((chars) => {
     if (!chars) return null;
     const own = chars.map((c) => (c.kind === "glyph" && c.map ? probs[next++]! : null));
     return toMatrix(chars, own);
+  });
+}
+
+/** The classifier's probabilities of each glyph, averaged over its variants (digit-glyph.ts). */
+async function classifyAveraged(glyphs: Float32Array[]): Promise<Float32Array[]> {
+  const variants = glyphs.map(glyphVariants);
+  const flat = await classifyDigits(variants.flat());
+  let next = 0;
+  return variants.map((v) => {
+    const mean = new Float32Array(10);
+    for (let k = 0; k < v.length; k++) {
+      const p = flat[next++]!;
+      for (let d = 0; d < 10; d++) mean[d]! += p[d]! / v.length;
+    }
+    return mean;
   });
 }
 

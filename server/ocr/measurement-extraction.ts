@@ -1,4 +1,5 @@
 import type { OcrMeasurement } from "../../domain/contracts/ocr";
+import { type CellSignals, cellConfidence } from "./cell-confidence";
 import { readNumberCell } from "./cell-reading";
 import { centerU, centerV, groupLines, heightOf, type ReadRegion } from "./read-region";
 import { type ColumnKind, columnFromHeader, PLAUSIBLE, siteFromLabel } from "./worksheet-vocabulary";
@@ -63,7 +64,6 @@ const REGION_PADDING = 0.35;
 const DEFAULT_CHAR_WIDTH = 0.45;
 /** How many characters' width a cell may have beyond what was read in it. */
 const WIDTH_TOLERANCE = 0.8;
-const WIDTH_PENALTY = 0.25;
 
 /** Width of the ink of a cell (text heights) and how many characters were read in it (a point counts half). */
 function cellWidth(parts: ReadRegion[], text: string) {
@@ -78,9 +78,19 @@ function cellWidth(parts: ReadRegion[], text: string) {
  * measured against the page's own character width (one hand, or one printer font, per page).
  */
 function penaliseWideCells(
-  cells: { width: number; units: number; confidence: number; doubt?: string | null; strokesAgree: boolean }[],
+  cells: {
+    width: number;
+    units: number;
+    confidence: number;
+    doubt?: string | null;
+    strokesAgree: boolean;
+    signals: CellSignals;
+  }[],
 ) {
-  const sure = cells.filter((c) => c.confidence >= 0.8 && c.units > 0).map((c) => c.width / c.units);
+  // Cells the recogniser was sure of (its votes alone, and no other reading of the strokes) measure the hand.
+  const sure = cells
+    .filter((c) => c.signals.votes >= 0.8 && c.signals.strokes !== "disagree" && c.units > 0)
+    .map((c) => c.width / c.units);
   const charWidth = sure.length >= 5 ? median(sure) : DEFAULT_CHAR_WIDTH;
   for (const c of cells) {
     // The digit classifier found the same characters in the ink: nothing was lost, the hand is merely wide (real
@@ -88,7 +98,7 @@ function penaliseWideCells(
     // emitted had been penalised here).
     if (c.strokesAgree) continue;
     if (c.width / charWidth - c.units > WIDTH_TOLERANCE) {
-      c.confidence *= WIDTH_PENALTY;
+      c.signals.wide = true;
       c.doubt ??= "more is written in the cell than was read: check the sheet";
     }
   }
@@ -102,11 +112,13 @@ function penaliseWideCells(
 export function extractMeasurements(regions: ReadRegion[]): OcrMeasurement[] {
   return readMeasurementCells(regions)
     .filter((m) => m.confidence >= MIN_MEASUREMENT_CONFIDENCE)
-    .map(({ parts: _, ...m }) => ({ ...m, confidence: Math.round(m.confidence * 1000) / 1000 }));
+    .map(({ parts: _, signals: __, ...m }) => ({ ...m, confidence: Math.round(m.confidence * 1000) / 1000 }));
 }
 
 /** Every table cell's reading, also those too doubtful to emit, with the regions it was read from (for benches). */
-export function readMeasurementCells(regions: ReadRegion[]): (OcrMeasurement & { parts: ReadRegion[] })[] {
+export function readMeasurementCells(
+  regions: ReadRegion[],
+): (OcrMeasurement & { parts: ReadRegion[]; signals: CellSignals })[] {
   const columns = findColumns(regions);
   if (columns.length === 0) return [];
   const rows = findRows(regions, columns);
@@ -129,7 +141,13 @@ export function readMeasurementCells(regions: ReadRegion[]): (OcrMeasurement & {
     cell.parts.push(r);
     cells.set(key, cell);
   }
-  const out: (OcrMeasurement & { parts: ReadRegion[]; width: number; units: number; strokesAgree: boolean })[] = [];
+  const out: (OcrMeasurement & {
+    parts: ReadRegion[];
+    signals: CellSignals;
+    width: number;
+    units: number;
+    strokesAgree: boolean;
+  })[] = [];
   for (const { row, column, parts } of cells.values()) {
     const range = PLAUSIBLE[column.parameter];
     const decimals = (range?.decimals ?? true) && column.sheetUnit !== "ms";
@@ -173,6 +191,7 @@ export function readMeasurementCells(regions: ReadRegion[]): (OcrMeasurement & {
         height: Math.max(...xs.map((b) => b.y + b.height)) - y0,
       },
       parts,
+      signals: reading.signals,
       strokesAgree: reading.byStrokes === reading.value,
       ...cellWidth(parts, text),
     });
@@ -182,11 +201,13 @@ export function readMeasurementCells(regions: ReadRegion[]): (OcrMeasurement & {
   for (const edv of out.filter((m) => m.parameter === "EDV")) {
     const psv = out.find((m) => m.parameter === "PSV" && m.site === edv.site && m.side === edv.side);
     if (psv && edv.value > psv.value) {
-      edv.confidence *= 0.5;
-      psv.confidence *= 0.5;
+      edv.signals.conflict = true;
+      psv.signals.conflict = true;
       edv.doubt ??= "end-diastolic velocity above the peak systolic one: check both";
       psv.doubt ??= "peak systolic velocity below the end-diastolic one: check both";
     }
   }
+  // The width check and the pair of velocities add their signals: the confidence is judged again on them all.
+  for (const c of out) c.confidence = cellConfidence(c.signals);
   return out.map(({ width: _, units: __, strokesAgree: ___, ...m }) => m);
 }

@@ -37,6 +37,12 @@ const dateLike = (text: string) => {
   return digits >= 4 && t.replace(/[^0-9./-]/g, "").length >= 0.75 * t.length;
 };
 
+/**
+ * A short region the recogniser read as a plain number and was sure of: its strokes are read too, because a sure
+ * misreading ("29" read "19") is the one the checking screen would not show as doubtful.
+ */
+const plainNumber = (r: ReadRegion) => /^\d+(\.\d+)?$/.test(r.read.text) && r.u1 - r.u0 < 3.5 * (r.v1 - r.v0);
+
 /** Detects and reads every text region of one page image (PNG/JPEG), in the page's deskewed frame. */
 export async function recognizePage(image: Buffer, page: number): Promise<ReadRegion[]> {
   const { raster, frame, read } = await readPageText(image, page);
@@ -96,7 +102,7 @@ export async function readPageText(
  * re-read the strokes of cached pages.
  */
 export async function readByStrokes(raster: Raster, frame: PageFrame, read: ReadRegion[]) {
-  const cells = read.filter((r) => r.alternates);
+  const cells = read.filter((r) => r.alternates || plainNumber(r));
   const byStrokes = await readDigitsByStrokes(raster, frame, cells);
   cells.forEach((r, k) => {
     r.strokes = byStrokes[k];
