@@ -32,18 +32,21 @@ export function ReportDocument({ report, clinic }: { report: Report; clinic: Cli
   const logoUrl = clinic?.logoUrl ?? report.logoUrl;
   return (
     <article className="grid gap-5 rounded-md border border-slate-200 bg-white p-5 text-slate-900" aria-label="Report">
-      <header className="flex items-center justify-between gap-4 border-b-2 border-brand-600 pb-3">
-        <div className="flex min-w-0 items-center gap-3">
+      {/* A long clinic name wraps (anywhere, when it has no spaces): the whole name is read, none of it cut. */}
+      <header className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b-2 border-brand-600 pb-3">
+        <div className="flex min-w-0 flex-[1_1_16rem] items-center gap-3">
           {logoUrl ? <img src={logoUrl} alt="Clinic logo" className="h-12 w-auto max-w-32 object-contain" /> : null}
           <div className="min-w-0">
-            <h3 className="truncate text-lg font-semibold text-slate-900">{clinic?.name || DEFAULT_CLINIC_NAME}</h3>
+            <h3 className="text-lg font-semibold text-slate-900 [overflow-wrap:anywhere]">
+              {clinic?.name || DEFAULT_CLINIC_NAME}
+            </h3>
             <p className="text-sm text-slate-700">Vascular Ultrasound Report</p>
           </div>
         </div>
         <p className="shrink-0 text-sm text-slate-700">Report #{report.id}</p>
       </header>
 
-      <dl className="grid gap-x-6 gap-y-2 rounded-md bg-slate-50 p-3 text-sm sm:grid-cols-3">
+      <dl className="grid gap-x-6 gap-y-2 rounded-md bg-slate-50 p-3 text-sm [overflow-wrap:anywhere] sm:grid-cols-3">
         <div>
           <dt className="text-slate-700">Patient</dt>
           <dd className="font-medium">{report.patientName || "Not recorded"}</dd>
