@@ -100,6 +100,21 @@ test("an admin adds a physician with a drawn signature, edits and deletes one", 
   await expect(page.getByRole("listitem").filter({ hasText: "Dr. Temp" }).getByText("Radiology")).toBeVisible();
   await page.screenshot({ path: "docs/screenshots/clinic-physicians-desktop.png", fullPage: true });
 
+  // Invite Dr. Temp by e-mail from the card: the address is checked with the invitation contract first.
+  await page
+    .getByRole("listitem")
+    .filter({ hasText: "Dr. Temp" })
+    .getByRole("button", { name: "Link or invite" })
+    .click();
+  const invite = page.getByRole("dialog", { name: "Account for Dr. Temp" });
+  await invite.getByRole("button", { name: "Send Invitation" }).click();
+  await expect(invite.getByRole("alert")).toHaveText("Please enter a valid email address");
+  await invite.getByRole("textbox", { name: "E-mail" }).fill("temp.doctor@clinic.test");
+  await invite.getByRole("button", { name: "Send Invitation" }).click();
+  await expect(toastText(page, "Invitation Created")).toBeVisible();
+  await expect(invite.getByLabel("Invitation link")).toHaveValue(/\/invite\//);
+  await invite.getByRole("button", { name: "Close" }).click();
+
   await page.getByRole("button", { name: "Delete Dr. Temp" }).click();
   const confirm = page.getByRole("alertdialog");
   await expect(confirm).toContainText("Are you sure you want to delete Dr. Temp?");
