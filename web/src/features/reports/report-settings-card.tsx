@@ -4,6 +4,7 @@ import { useId, useState } from "react";
 import { z } from "zod";
 import { physician } from "../../../../domain/contracts/physicians";
 import { type GenerateReportRequest, type PatientInput, reportSchema } from "../../../../domain/contracts/reports";
+import type { Observation } from "../../../../domain/contracts/study";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label, Select } from "../../components/ui/input";
@@ -18,12 +19,15 @@ export function ReportSettingsCard({
   worksheetId,
   scanType,
   measurements,
+  observations = null,
   patient,
   onGenerated,
 }: {
   worksheetId: number | null;
   scanType: string | null;
   measurements: StudyMeasurementInput[] | null;
+  /** The findings read from check boxes that the clinician kept (none kept is an empty list, not "use OCR's"). */
+  observations?: Observation[] | null;
   /** The patient and header fields as checked on the upload screen. */
   patient: PatientInput;
   onGenerated: (report: unknown) => void;
@@ -84,6 +88,7 @@ export function ReportSettingsCard({
       logoUrl: null,
       ...(scanType ? { scanType: scanType as GenerateReportRequest["scanType"] } : {}),
       ...(measurements ? { measurements } : {}),
+      ...(observations ? { observations } : {}),
       patient,
     });
   };

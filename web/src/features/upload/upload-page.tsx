@@ -11,6 +11,13 @@ import { BackgroundReadingList } from "./background-reading-list";
 import { MachineSrCard, machineSrOrigin } from "./machine-sr-card";
 import { type MeasurementRow, rowsFromOcr, toStudyMeasurements } from "./measurement-rows";
 import { MeasurementsTable, rowName } from "./measurements-table";
+import {
+  keptObservations,
+  type ObservationRow,
+  ObservationsCard,
+  observationName,
+  observationRowsFromOcr,
+} from "./observations-card";
 import { type Extraction, emptyPatient, noExtraction, type PatientFields, PatientInfoCard } from "./patient-info-card";
 import { useBackgroundReading } from "./use-background-reading";
 import { usePageImage } from "./use-page-image";
@@ -93,6 +100,7 @@ export function UploadPage() {
   const { patient, header, indication, comments, extraction, scanType, scanTypeDetected } = sheet;
   const [rows, setRows] = useState<MeasurementRow[]>([]);
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
+  const [observationRows, setObservationRows] = useState<ObservationRow[]>([]);
   const [report, setReport] = useState<unknown>(null);
   const [generations, setGenerations] = useState(0);
   /** The reading with the machine's DICOM SR merged in, once one is added beside the worksheet. */
@@ -102,6 +110,7 @@ export function UploadPage() {
   const onNewUpload = useCallback(() => {
     setSheet(emptySheet);
     setRows([]);
+    setObservationRows([]);
     setSelectedKey(null);
     setReport(null);
     setMerged(null);
@@ -110,6 +119,7 @@ export function UploadPage() {
   const onOcrResult = useCallback((result: OcrResult) => {
     setSheet(readSheet(result));
     setRows(rowsFromOcr(result.measurements));
+    setObservationRows(observationRowsFromOcr(result.observations));
   }, []);
 
   /** A field the clinician changed is their value now, no longer what OCR read. */
@@ -129,7 +139,12 @@ export function UploadPage() {
   const fromSr = worksheet?.kind === "dicom-sr";
   const page = usePageImage(worksheet && !fromSr ? worksheet.id : null);
   const measurements = useMemo(() => (phase === "completed" ? toStudyMeasurements(rows) : null), [phase, rows]);
+  const observations = useMemo(
+    () => (phase === "completed" ? keptObservations(observationRows) : null),
+    [phase, observationRows],
+  );
   const selected = rows.find((r) => r.key === selectedKey) ?? null;
+  const selectedObservation = observationRows.find((r) => r.key === selectedKey) ?? null;
 
   // After Generate the draft comes into view and takes focus, so keyboard and screen reader users land on it.
   useEffect(() => {
@@ -220,18 +235,32 @@ export function UploadPage() {
         >
           <WorksheetViewer
             page={page}
-            box={selected?.box ?? null}
-            label={selected ? `${rowName(selected)}, read as ${selected.readAs ?? selected.valueText}` : null}
+            box={selected?.box ?? selectedObservation?.read.box ?? null}
+            label={
+              selected
+                ? `${rowName(selected)}, read as ${selected.readAs ?? selected.valueText}`
+                : selectedObservation
+                  ? `${observationName(selectedObservation)}, ticked as ${selectedObservation.read.text}`
+                  : null
+            }
             className="lg:sticky lg:top-4 lg:h-[calc(100vh-2rem)]"
           />
-          <MeasurementsTable
-            rows={rows}
-            page={page}
-            selectedKey={selectedKey}
-            onSelect={setSelectedKey}
-            onChange={setRows}
-            notes={reading?.notes ?? []}
-          />
+          <div className="grid min-w-0 gap-6">
+            <MeasurementsTable
+              rows={rows}
+              page={page}
+              selectedKey={selectedKey}
+              onSelect={setSelectedKey}
+              onChange={setRows}
+              notes={reading?.notes ?? []}
+            />
+            <ObservationsCard
+              rows={observationRows}
+              selectedKey={selectedKey}
+              onSelect={setSelectedKey}
+              onChange={setObservationRows}
+            />
+          </div>
         </section>
       ) : null}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
@@ -240,6 +269,7 @@ export function UploadPage() {
             worksheetId={worksheet?.id ?? null}
             scanType={scanType || null}
             measurements={measurements}
+            observations={observations}
             patient={checked}
             onGenerated={(generated) => {
               setReport(generated);
