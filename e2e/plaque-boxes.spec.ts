@@ -30,7 +30,9 @@ test("plaque check boxes: checked on the upload screen, an unticked one stays ou
   const ulcerated = list.getByRole("checkbox", { name: /Right Carotid bulb: ulcerated plaque/ });
   await expect(ulcerated).toBeChecked();
   await list.getByRole("button", { name: /Show on the sheet: Right Carotid bulb: ulcerated plaque/ }).click();
-  await expect(page.getByText(/Right Carotid bulb: ulcerated plaque, ticked as/)).toBeVisible();
+  await expect(
+    page.locator('[aria-label^="Outlined on the worksheet: Right Carotid bulb: ulcerated plaque, ticked as"]'),
+  ).toBeVisible();
   await ulcerated.uncheck();
   await expectAccessible(page);
   await page.screenshot({ path: "docs/screenshots/plaque-boxes-desktop.png", fullPage: true });
