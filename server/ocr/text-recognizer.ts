@@ -1,4 +1,4 @@
-import * as ort from "onnxruntime-node";
+import type * as ort from "onnxruntime-node";
 import type { Raster } from "./raster";
 import type { PageFrame, TextRegion } from "./text-regions";
 
@@ -109,6 +109,9 @@ export async function recognizeRegions(
       Math.min(MAX_REC_WIDTH, Math.round((stretch * REC_HEIGHT * (r.u1 - r.u0)) / Math.max(1, r.v1 - r.v0))),
     ),
   );
+  // Loaded here, not at import: the server imports this module's constants and must not load the runtime (idle
+  // memory, issue 30); in the reading child the models have loaded it already.
+  const { Tensor } = await import("onnxruntime-node");
   const order = regions.map((_, i) => i).sort((a, b) => widths[a]! - widths[b]!);
   const results: CharMatrix[] = new Array(regions.length);
   for (let start = 0; start < order.length; ) {
@@ -124,7 +127,7 @@ export async function recognizeRegions(
       writeStrip(image, frame, regions[ri]!, input, b * 3 * REC_HEIGHT * width, width, widths[ri]!);
     });
     const out = await session.run({
-      [session.inputNames[0]!]: new ort.Tensor("float32", input, [batch.length, 3, REC_HEIGHT, width]),
+      [session.inputNames[0]!]: new Tensor("float32", input, [batch.length, 3, REC_HEIGHT, width]),
     });
     const tensor = out[session.outputNames[0]!]!;
     const [, steps, classes] = tensor.dims as [number, number, number];
