@@ -98,12 +98,6 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
   return res;
 }
 
-/** JSON of a call, typed by the caller (not checked); 204 gives undefined. Prefer api.send with a contract. */
-export async function apiJson<T>(method: string, url: string, data?: unknown): Promise<T> {
-  const res = await apiRequest(method, url, data);
-  return res.status === 204 ? (undefined as T) : ((await res.json()) as T);
-}
-
 async function getJson(url: string): Promise<unknown> {
   const res = await fetch(url, { credentials: "include" });
   await throwIfNotOk(res);

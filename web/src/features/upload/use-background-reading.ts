@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { type OcrView, WORKSHEET_FIELD, type WorksheetRecord } from "../../../../domain/contracts/worksheets";
-import { ApiError, apiJson, apiRequest } from "../../lib/api";
+import { type OcrView, ocrView, WORKSHEET_FIELD, type WorksheetRecord } from "../../../../domain/contracts/worksheets";
+import { ApiError, api, apiRequest } from "../../lib/api";
 import { handleUnauthorized } from "../../lib/session-expiry";
 import { postFormWithProgress } from "./upload-request";
 import { MAX_WORKSHEET_BYTES } from "./use-worksheet-upload";
@@ -93,7 +93,7 @@ export function useBackgroundReading() {
       for (const item of itemsRef.current) {
         if (item.id === null || settled(item)) continue;
         try {
-          const view = await apiJson<OcrView>("GET", `/api/worksheets/${item.id}/ocr`);
+          const view = await api.get(`/api/worksheets/${item.id}/ocr`, ocrView);
           if (view.state === "pending" && !asked.current.has(item.key)) {
             // Uploaded just before a reload, its OCR never asked for: ask once now.
             asked.current.add(item.key);

@@ -1,15 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { z } from "zod";
 import type { OcrResult } from "../../../../domain/contracts/ocr";
 import {
-  type OcrResponse,
   type OcrStage,
-  type OcrView,
+  ocrResponse,
+  ocrView,
   WORKSHEET_FIELD,
-  type WorksheetDetail,
   type WorksheetRecord,
+  worksheetDetail,
 } from "../../../../domain/contracts/worksheets";
 import { toast } from "../../components/ui/use-toast";
-import { ApiError, apiJson } from "../../lib/api";
+import { ApiError, api } from "../../lib/api";
 import { handleUnauthorized } from "../../lib/session-expiry";
 import { postFormWithProgress } from "./upload-request";
 
@@ -111,7 +112,7 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
         await pause(OCR_POLL_MS);
         if (mine !== generation.current || ended.current) return;
         try {
-          const view = await apiJson<OcrView>("GET", `/api/worksheets/${id}/ocr`);
+          const view = ocrView.parse(await api.get(`/api/worksheets/${id}/ocr`, ocrView));
           if (mine !== generation.current || ended.current) return;
           setStage(view.stage);
           setOcrProgress(view.progress);
@@ -144,7 +145,9 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
       setOcrProgress(0);
       sessionStorage.setItem(READING_KEY, String(id));
       const ended = { current: false };
-      const request = apiJson<OcrResponse | OcrView>("POST", `/api/worksheets/${id}/ocr`);
+      const answer = z.union([ocrResponse, ocrView]);
+      // Parsed again for the contract's output: what OCR read, its optional fields filled in with their defaults.
+      const request = api.send("POST", `/api/worksheets/${id}/ocr`, undefined, answer).then((a) => answer.parse(a));
       // The stages while the request waits for the job (and after, when it answers 202).
       void follow(id, mine, ended);
       try {
@@ -170,7 +173,7 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
     const mine = ++generation.current;
     void (async () => {
       try {
-        const detail = await apiJson<WorksheetDetail>("GET", `/api/worksheets/${saved}`);
+        const detail = worksheetDetail.parse(await api.get(`/api/worksheets/${saved}`, worksheetDetail));
         if (mine !== generation.current) return;
         setWorksheet(detail);
         setProgress(100);
@@ -198,7 +201,7 @@ export function useWorksheetUpload(callbacks: UploadCallbacks) {
       const mine = ++generation.current;
       abortUpload.current?.();
       if (ocrTimer.current) clearTimeout(ocrTimer.current);
-      const detail = await apiJson<WorksheetDetail>("GET", `/api/worksheets/${id}`);
+      const detail = worksheetDetail.parse(await api.get(`/api/worksheets/${id}`, worksheetDetail));
       if (mine !== generation.current) return;
       latest.current.onNewUpload();
       setWorksheet(detail);
