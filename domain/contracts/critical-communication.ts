@@ -37,6 +37,19 @@ export const recordCommunicationRequest = z.object({
 });
 export type RecordCommunicationRequest = z.input<typeof recordCommunicationRequest>;
 
+/**
+ * The record dialog's values: the request's fields as the form holds them (the time as a datetime-local value
+ * in the browser's zone, read back as yes/no radios), with the dialog's shorter texts.
+ */
+export const communicationForm = z.object({
+  recipient: recordCommunicationRequest.shape.recipient,
+  method: z.enum(communicationMethods, { error: "Choose how it was communicated" }),
+  communicatedAt: z.string().min(1, "Give the date and time it was communicated"),
+  readBack: z.enum(["yes", "no"], { error: "Say whether the recipient read the result back" }),
+  notes: z.string(),
+});
+export type CommunicationForm = z.input<typeof communicationForm>;
+
 export const criticalCommunicationSchema = z.object({
   id: z.number(),
   recipient: z.string(),

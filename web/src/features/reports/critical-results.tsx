@@ -1,13 +1,18 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { PhoneCall, Siren } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
 import {
-  type CommunicationMethod,
+  type CommunicationForm as CommunicationFormValues,
   type CriticalCommunication,
+  communicationForm,
   communicationLine,
   communicationMethodLabels,
   communicationMethods,
   criticalCommunicationSchema,
+  type RecordCommunicationRequest,
 } from "../../../../domain/contracts/critical-communication";
 import type { Report } from "../../../../domain/contracts/reports";
 import { can } from "../../../../domain/permissions";
@@ -133,44 +138,30 @@ export function CommunicationDialog({
   );
 }
 
-type Errors = Partial<Record<"recipient" | "method" | "communicatedAt" | "readBack", string>>;
+type FormValues = z.output<typeof communicationForm>;
+const fields = ["recipient", "method", "communicatedAt", "readBack"] as const;
 
 function CommunicationForm({ report, onDone }: { report: Report; onDone: () => void }) {
   const id = useId();
   const state = useCriticalState(report);
-  const [recipient, setRecipient] = useState("");
-  const [method, setMethod] = useState<CommunicationMethod | "">("");
-  const [when, setWhen] = useState(localNow);
-  const [readBack, setReadBack] = useState<"yes" | "no" | "">("");
-  const [notes, setNotes] = useState("");
-  const [errors, setErrors] = useState<Errors>({});
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const form = useForm<CommunicationFormValues, unknown, FormValues>({
+    resolver: zodResolver(communicationForm),
+    defaultValues: { recipient: "", communicatedAt: localNow(), notes: "" },
+  });
+  const { errors, isSubmitting: pending } = form.formState;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    // The dialog may open inside the signing form: its submit must not bubble (through the portal) to that form.
-    event.stopPropagation();
-    const found: Errors = {};
-    if (!recipient.trim()) found.recipient = "Say whom the result was communicated to";
-    if (!method) found.method = "Choose how it was communicated";
-    if (!when) found.communicatedAt = "Give the date and time it was communicated";
-    if (!readBack) found.readBack = "Say whether the recipient read the result back";
-    setErrors(found);
-    setError(null);
-    if (Object.keys(found).length > 0) return;
-    setPending(true);
+  const save = async (values: FormValues) => {
     try {
       const record = await api.send(
         "POST",
         `/api/reports/${report.id}/critical-communication`,
         {
-          recipient,
-          method,
-          communicatedAt: new Date(when).toISOString(),
-          readBack: readBack === "yes",
-          notes: notes.trim() || null,
-        },
+          recipient: values.recipient,
+          method: values.method,
+          communicatedAt: new Date(values.communicatedAt).toISOString(),
+          readBack: values.readBack === "yes",
+          notes: values.notes.trim() || null,
+        } satisfies RecordCommunicationRequest,
         criticalCommunicationSchema,
       );
       queryClient.setQueryData<CriticalCommunication[]>(recordsKey(report.id), (old = []) => [...old, record]);
@@ -178,25 +169,20 @@ function CommunicationForm({ report, onDone }: { report: Report; onDone: () => v
       void refreshReports();
       onDone();
     } catch (failure) {
-      let field: string | null = null;
-      if (failure instanceof ApiError) {
-        try {
-          field = (JSON.parse(failure.bodyText) as { field?: string }).field ?? null;
-        } catch {
-          field = null;
-        }
-      }
-      if (field && ["recipient", "method", "communicatedAt", "readBack"].includes(field)) {
-        setErrors({ [field]: errorMessage(failure) });
-      } else {
-        setError(errorMessage(failure, "The communication could not be recorded"));
-      }
-    } finally {
-      setPending(false);
+      const field = failure instanceof ApiError ? failure.field : null;
+      const named = fields.find((name) => name === field);
+      if (named) form.setError(named, { message: errorMessage(failure) });
+      else form.setError("root", { message: errorMessage(failure, "The communication could not be recorded") });
     }
   };
+  const submit = (event: FormEvent) => {
+    // The dialog may open inside the signing form: its submit must not bubble (through the portal) to that form.
+    event.stopPropagation();
+    void form.handleSubmit(save)(event);
+  };
+  const error = errors.root?.message;
 
-  const described = (name: keyof Errors) => (errors[name] ? `${id}-${name}-error` : undefined);
+  const described = (name: (typeof fields)[number]) => (errors[name] ? `${id}-${name}-error` : undefined);
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
       <div className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-950">
@@ -213,16 +199,12 @@ function CommunicationForm({ report, onDone }: { report: Report; onDone: () => v
         <Label htmlFor={`${id}-recipient`}>Communicated to</Label>
         <Input
           id={`${id}-recipient`}
-          value={recipient}
-          onChange={(e) => {
-            setRecipient(e.target.value);
-            setErrors((old) => ({ ...old, recipient: undefined }));
-          }}
           placeholder="Name and role, e.g. Dr A. Lee, referring physician"
           aria-invalid={errors.recipient ? true : undefined}
           aria-describedby={described("recipient")}
+          {...form.register("recipient")}
         />
-        <FieldError id={`${id}-recipient-error`}>{errors.recipient}</FieldError>
+        <FieldError id={`${id}-recipient-error`}>{errors.recipient?.message}</FieldError>
       </div>
       <fieldset className="grid gap-1" aria-describedby={described("method")}>
         <legend className="text-sm font-medium text-slate-900">How</legend>
@@ -232,35 +214,26 @@ function CommunicationForm({ report, onDone }: { report: Report; onDone: () => v
               <input
                 type="radio"
                 id={`${id}-method-${m}`}
-                name={`${id}-method`}
                 value={m}
-                checked={method === m}
-                onChange={() => {
-                  setMethod(m);
-                  setErrors((old) => ({ ...old, method: undefined }));
-                }}
+                {...form.register("method")}
                 className="h-4 w-4 accent-blue-700"
               />
               <Label htmlFor={`${id}-method-${m}`}>{communicationMethodLabels[m]}</Label>
             </div>
           ))}
         </div>
-        <FieldError id={`${id}-method-error`}>{errors.method}</FieldError>
+        <FieldError id={`${id}-method-error`}>{errors.method?.message}</FieldError>
       </fieldset>
       <div className="grid gap-1">
         <Label htmlFor={`${id}-when`}>When</Label>
         <Input
           id={`${id}-when`}
           type="datetime-local"
-          value={when}
-          onChange={(e) => {
-            setWhen(e.target.value);
-            setErrors((old) => ({ ...old, communicatedAt: undefined }));
-          }}
           aria-invalid={errors.communicatedAt ? true : undefined}
           aria-describedby={described("communicatedAt")}
+          {...form.register("communicatedAt")}
         />
-        <FieldError id={`${id}-communicatedAt-error`}>{errors.communicatedAt}</FieldError>
+        <FieldError id={`${id}-communicatedAt-error`}>{errors.communicatedAt?.message}</FieldError>
       </div>
       <fieldset className="grid gap-1" aria-describedby={described("readBack")}>
         <legend className="text-sm font-medium text-slate-900">Did the recipient read the result back?</legend>
@@ -270,24 +243,19 @@ function CommunicationForm({ report, onDone }: { report: Report; onDone: () => v
               <input
                 type="radio"
                 id={`${id}-readback-${v}`}
-                name={`${id}-readback`}
                 value={v}
-                checked={readBack === v}
-                onChange={() => {
-                  setReadBack(v);
-                  setErrors((old) => ({ ...old, readBack: undefined }));
-                }}
+                {...form.register("readBack")}
                 className="h-4 w-4 accent-blue-700"
               />
               <Label htmlFor={`${id}-readback-${v}`}>{v === "yes" ? "Yes, read back" : "No"}</Label>
             </div>
           ))}
         </div>
-        <FieldError id={`${id}-readBack-error`}>{errors.readBack}</FieldError>
+        <FieldError id={`${id}-readBack-error`}>{errors.readBack?.message}</FieldError>
       </fieldset>
       <div className="grid gap-1">
         <Label htmlFor={`${id}-notes`}>Notes (optional)</Label>
-        <Textarea id={`${id}-notes`} rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} />
+        <Textarea id={`${id}-notes`} rows={2} {...form.register("notes")} />
       </div>
       {error ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-900">
