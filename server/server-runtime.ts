@@ -4,7 +4,6 @@ import { type AppDeps, buildApp, defaultDeps } from "./app";
 import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { LocalDraftKeys } from "./features/auth/local-draft-key";
-import { DeliveryWorker } from "./features/delivery/delivery-worker";
 import { sweepUnreferencedFiles } from "./features/files/files.service";
 import { repairInterruptedOcr } from "./features/worksheets/ocr-jobs";
 import { registerJobHandlers, sendStartupJobs } from "./jobs/handlers";
@@ -21,7 +20,7 @@ export type WorkerRuntime = { deps: AppDeps; close(): Promise<void> };
 
 /**
  * Opens what every role needs (database, file store, audit anchor) and, where this process works jobs (the
- * all-in-one server and workers, decision 023), the queue's workers, schedules and the delivery loop.
+ * all-in-one server and workers, decision 023), the queue's workers and schedules (report deliveries among them).
  */
 async function openProcess(config: Config) {
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
@@ -47,7 +46,6 @@ async function openProcess(config: Config) {
   if (swept > 0) deps.logger.info({ swept }, "removed files left by interrupted uploads");
   deps.logger.info({ fileStore: fileStore.location }, "files are kept here");
 
-  let deliveries: DeliveryWorker | null = null;
   if (config.role !== "web") {
     registerJobHandlers(deps);
     deps.jobQueue.handle("audit-checkpoint", () =>
@@ -60,22 +58,11 @@ async function openProcess(config: Config) {
     );
     if (repaired > 0) deps.logger.info({ repaired }, "OCR interrupted by a stopped process is retried or failed");
     await sendStartupJobs(deps.jobQueue);
-    // Signed reports to the clinics' FHIR servers and MLLP listeners (issue 28): a loop over a durable table whose
-    // rows are claimed with SKIP LOCKED, so any number of workers share it.
-    deliveries = new DeliveryWorker({
-      db: database.db,
-      fileStore,
-      logger: deps.logger,
-      delivery: config.delivery,
-      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    });
-    deliveries.start();
   }
   return {
     deps,
     /** Stops the process's parts after its web app (if any) has closed. */
     async close() {
-      await deliveries?.stop();
       await deps.jobQueue.stop();
       stopAnchoring();
       await anchor.close();

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { takeStorageSnapshot } from "../features/admin/storage-snapshots";
+import { DeliveryWorker } from "../features/delivery/delivery-worker";
 import { registerOcrJobs } from "../features/worksheets/ocr-jobs";
 import type { FileStore } from "../platform/file-store";
 import type { JobQueue } from "../platform/job-queue";
@@ -13,12 +14,12 @@ type HandlerDeps = {
   fileStore: FileStore;
   jobQueue: JobQueue;
   logger: Logger;
-  config: Pick<Config, "srParameterCodes">;
+  config: Pick<Config, "srParameterCodes" | "delivery">;
 };
 
 /**
- * The handlers of every queue whose work needs only the database and the file store: OCR, the session (and rate count) purge and
- * the storage snapshot. Registered in every process; run only where the queue works (decision 023).
+ * The handlers of every queue whose work needs only the database and the file store: OCR, report deliveries, the
+ * session (and rate count) purge and the storage snapshot. Registered in every process; run only where the queue works (decision 023).
  */
 export function registerJobHandlers(deps: HandlerDeps): void {
   const { db } = deps.database;
@@ -33,6 +34,16 @@ export function registerJobHandlers(deps: HandlerDeps): void {
     if (counts > 0) deps.logger.info({ counts }, "expired rate-limit and sign-in counts deleted");
   });
   deps.jobQueue.handle("storage-snapshot", () => takeStorageSnapshot(deps));
+  const deliveries = new DeliveryWorker({
+    db,
+    fileStore: deps.fileStore,
+    logger: deps.logger,
+    delivery: deps.config.delivery,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  });
+  deps.jobQueue.handle("deliveries", async () => {
+    await deliveries.runDue();
+  });
 }
 
 /**

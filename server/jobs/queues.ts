@@ -19,6 +19,11 @@ export const QUEUES = {
   "storage-snapshot": { retryLimit: 3, retryDelaySeconds: 300, expireInSeconds: 900, cron: "7 0 * * *" },
   /** The signed daily checkpoint of the audit chain (platform/audit-checkpoints.ts), just after UTC midnight. */
   "audit-checkpoint": { retryLimit: 5, retryDelaySeconds: 300, expireInSeconds: 900, cron: "1 0 * * *" },
+  /**
+   * Sends the due report deliveries (issue 28, decision 019): one job right after a signature or resend, and one a
+   * minute for the retries. The attempts, waits and errors are report_deliveries' own, so the job barely retries.
+   */
+  deliveries: { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 300, cron: "* * * * *" },
 } satisfies Record<string, QueueSpec>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -12,10 +12,10 @@ import { openToken } from "./delivery.service";
 import { postFhirTransaction, sendMllp } from "./senders";
 
 /**
- * The delivery loop (docs/decisions/019-report-delivery.md): every few seconds it claims due rows of
- * `report_deliveries` (FOR UPDATE SKIP LOCKED, so several server processes share the work without sending a row
- * twice), sends each and records the outcome: delivered, or the error and the next attempt after a doubling wait,
- * or failed after the last attempt. A job queue (issue 27) can call `processDelivery` instead of this loop.
+ * Delivery passes (docs/decisions/019-report-delivery.md), run by the "deliveries" job (jobs/handlers.ts): a pass
+ * claims due rows of `report_deliveries` (FOR UPDATE SKIP LOCKED, so several workers share the work without sending
+ * a row twice), sends each and records the outcome: delivered, or the error and the next attempt after a doubling
+ * wait, or failed after the last attempt. The table, not the job, holds each delivery's state and retries.
  */
 
 export type DeliveryWorkerDeps = {
@@ -27,7 +27,6 @@ export type DeliveryWorkerDeps = {
 };
 
 export type DeliveryWorkerOptions = {
-  intervalMs?: number;
   /** Per attempt: connecting, sending and waiting for the answer. */
   timeoutMs?: number;
   batchSize?: number;
@@ -35,6 +34,8 @@ export type DeliveryWorkerOptions = {
 };
 
 const MAX_WAIT_MS = 3_600_000;
+/** A job starts no new pass after this, well inside the queue's expiry; the next minute's job goes on. */
+const RUN_BUDGET_MS = 120_000;
 
 /** The wait before attempt n+1 after n failed attempts: base, 2 x base, 4 x base, ... at most an hour. */
 export const retryDelayMs = (baseMs: number, failedAttempts: number) =>
@@ -61,9 +62,7 @@ function deliveryContext(clinicId: number): Ctx {
 type Claimed = typeof reportDeliveries.$inferSelect;
 
 export class DeliveryWorker {
-  private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
-  private readonly intervalMs: number;
   private readonly timeoutMs: number;
   private readonly batchSize: number;
   private readonly now: () => Date;
@@ -72,22 +71,23 @@ export class DeliveryWorker {
     private readonly deps: DeliveryWorkerDeps,
     options: DeliveryWorkerOptions = {},
   ) {
-    this.intervalMs = options.intervalMs ?? 5_000;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.batchSize = options.batchSize ?? 5;
     this.now = options.now ?? (() => new Date());
   }
 
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.tick(), this.intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  /**
+   * What one "deliveries" job does: passes until one finds less than a full batch (all that was due is handled) or
+   * the budget is spent. Answers how many rows it handled.
+   */
+  async runDue(): Promise<number> {
+    const started = Date.now();
+    let handled = 0;
+    for (;;) {
+      const claimed = await this.tick();
+      handled += claimed;
+      if (claimed < this.batchSize || Date.now() - started > RUN_BUDGET_MS) return handled;
+    }
   }
 
   /** One pass: claims and sends what is due; answers how many rows it handled. Passes never overlap. */

@@ -67,6 +67,21 @@ export async function supersedePending(tx: Queryable, clinicId: number, reportId
     );
 }
 
+/** Whether the report has a delivery waiting to be sent (so a job is worth queuing). */
+export const hasPendingDelivery = (db: Queryable, clinicId: number, reportId: number) =>
+  db
+    .select({ id: reportDeliveries.id })
+    .from(reportDeliveries)
+    .where(
+      and(
+        eq(reportDeliveries.clinicId, clinicId),
+        eq(reportDeliveries.reportId, reportId),
+        eq(reportDeliveries.status, "pending"),
+      ),
+    )
+    .limit(1)
+    .then((rows) => rows.length > 0);
+
 /** Rows due now: pending ones whose time has come, and "sending" ones whose sender stopped (lock expired). */
 export const dueDeliveries = (now: Date) =>
   or(

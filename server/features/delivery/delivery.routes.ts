@@ -16,6 +16,7 @@ import {
   listDestinations,
   listReportDeliveries,
   resendDelivery,
+  sendDeliveriesNow,
   updateDestination,
 } from "./delivery.service";
 
@@ -61,6 +62,11 @@ export const deliveryRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) 
   app.post(
     "/api/reports/:id/deliveries/:deliveryId/resend",
     { schema: { params: resendParams, response: { 200: reportDeliveryList } } },
-    async (request) => resendDelivery(db, clinicContext(request), request.params.id, request.params.deliveryId),
+    async (request) => {
+      const ctx = clinicContext(request);
+      const list = await resendDelivery(db, ctx, request.params.id, request.params.deliveryId);
+      await sendDeliveriesNow({ db, jobs: deps.jobQueue, logger: request.log }, ctx, request.params.id);
+      return list;
+    },
   );
 };

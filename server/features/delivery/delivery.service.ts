@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import type { Logger } from "pino";
 import {
   type Destination,
   type DestinationCreate,
@@ -11,12 +12,14 @@ import type { Db, Queryable } from "../../db/client";
 import { deliveryDestinations, reportDeliveries } from "../../db/schema";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
+import type { JobQueue } from "../../platform/deps";
 import type { FileStore } from "../../platform/file-store";
 import {
   findDestination,
   findDestinations,
   findLiveReport,
   findReportDeliveries,
+  hasPendingDelivery,
   supersedePending,
 } from "./delivery.repository";
 
@@ -180,6 +183,23 @@ export async function enqueueReportDeliveries(
     })),
   );
   return destinations.length;
+}
+
+/**
+ * After a signature or a resend has committed (the job must find the rows): a "deliveries" job now when the report
+ * has one waiting, so the first attempt does not wait for the minute's job. A job that cannot be queued loses
+ * nothing: the minute's job sends them.
+ */
+export async function sendDeliveriesNow(
+  deps: { db: Db; jobs: Pick<JobQueue, "send">; logger: Pick<Logger, "warn"> },
+  ctx: Ctx,
+  reportId: number,
+): Promise<void> {
+  try {
+    if (await hasPendingDelivery(deps.db, ctx.clinicId, reportId)) await deps.jobs.send("deliveries", {});
+  } catch (error) {
+    deps.logger.warn({ err: error }, "delivery: could not queue the job; the next minute's job sends the report");
+  }
 }
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);

@@ -1,18 +1,18 @@
 import http from "node:http";
 import net from "node:net";
 import type { Bundle, DiagnosticReport } from "@medplum/fhirtypes";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { Message } from "node-hl7-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Destination, ReportDelivery } from "../../../domain/contracts/delivery";
 import { auditEvents, deliveryDestinations, physicians, reportDeliveries, reports } from "../../db/schema";
-import { createLogger } from "../../platform/logger";
+import type { JobHandler, JobQueue } from "../../platform/deps";
 import { fhirSchemaErrors } from "../../test-support/fhir-schema";
 import { addClinicMember, readyToSign } from "../../test-support/signing";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { sampleReportText } from "../exports/export-samples";
 import { blockedAddressReason } from "./address-policy";
-import { DeliveryWorker, retryDelayMs } from "./delivery-worker";
+import { retryDelayMs } from "./delivery-worker";
 import { postFhirTransaction, readAck, sendMllp } from "./senders";
 
 /** A FHIR server on loopback that fails its first `failures` transactions with an OperationOutcome. */
@@ -74,12 +74,32 @@ const listen = (server: net.Server) =>
 let t: TestApp;
 let admin: SignedIn;
 let other: SignedIn;
-let worker: DeliveryWorker;
 const fhir = fhirReceiver(2);
 const mllp = mllpListener(2);
 let fhirDestination: Destination;
 let mllpDestination: Destination;
 let reportId = 0;
+
+/**
+ * The app's job queue, seen from the test: it records the jobs sent and keeps the handlers registered, so the test
+ * runs the "deliveries" job itself and each run is one it chose (no timing).
+ */
+const sent: string[] = [];
+const handlers = new Map<string, JobHandler<unknown>>();
+const jobQueue: JobQueue = {
+  send: async (queue) => {
+    sent.push(queue);
+    return `job-${sent.length}`;
+  },
+  state: async () => null,
+  abandon: async () => undefined,
+  handle: (queue, handler) => void handlers.set(queue, handler as JobHandler<unknown>),
+  onSettled: () => () => undefined,
+  start: async () => undefined,
+  stop: async () => undefined,
+};
+/** One "deliveries" job, as the queue runs it (after a signature, or the minute's). */
+const runDeliveriesJob = () => handlers.get("deliveries")!({}, { id: "test-job", retryCount: 0 });
 
 async function newReport() {
   const [physician] = await t.deps.database.db
@@ -108,38 +128,30 @@ async function sign(id: number) {
   expect(res.statusCode, res.body).toBe(200);
 }
 
-/** Runs the loop until nothing is due (the retry waits are milliseconds here). */
-async function drain(maxPasses = 40) {
-  for (let i = 0; i < maxPasses; i++) {
-    const handled = await worker.tick();
+/** Runs the deliveries job until nothing is left to send (the retry waits are milliseconds here). */
+async function drain(maxJobs = 40) {
+  for (let i = 0; i < maxJobs; i++) {
+    await runDeliveriesJob();
     const open = await t.deps.database.db
       .select({ id: reportDeliveries.id })
       .from(reportDeliveries)
-      .where(and(eq(reportDeliveries.clinicId, admin.clinicId), eq(reportDeliveries.status, "pending")));
-    if (handled === 0 && open.length === 0) return;
+      .where(
+        and(eq(reportDeliveries.clinicId, admin.clinicId), inArray(reportDeliveries.status, ["pending", "sending"])),
+      );
+    if (open.length === 0) return;
     await new Promise((r) => setTimeout(r, 25));
   }
 }
 
 beforeAll(async () => {
-  t = await createTestApp({
-    DELIVERY_ALLOW_LOOPBACK: "true",
-    DELIVERY_RETRY_SECONDS: "0.01",
-    DELIVERY_MAX_ATTEMPTS: "4",
-  });
+  t = await createTestApp(
+    { DELIVERY_ALLOW_LOOPBACK: "true", DELIVERY_RETRY_SECONDS: "0.01", DELIVERY_MAX_ATTEMPTS: "4" },
+    { jobQueue },
+  );
   admin = await registerClinic(t.app, "Riverside Vascular");
   other = await registerClinic(t.app, "Other Clinic");
   const fhirPort = await listen(fhir.server);
   const mllpPort = await listen(mllp.server);
-  worker = new DeliveryWorker(
-    {
-      db: t.deps.database.db,
-      fileStore: t.deps.fileStore,
-      logger: createLogger("silent"),
-      delivery: t.deps.config.delivery,
-    },
-    { timeoutMs: 5_000 },
-  );
   const post = (payload: object) => as(t.app, admin)({ method: "POST", url: "/api/delivery-destinations", payload });
   const f = await post({
     kind: "fhir",
@@ -156,7 +168,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await worker?.stop();
   fhir.server.close();
   mllp.server.close();
   await t?.close();
@@ -213,7 +224,10 @@ describe("delivery destinations", () => {
 describe("sending signed reports", () => {
   it("queues one delivery per destination when the report is signed, and the report shows them", async () => {
     expect(await deliveries()).toEqual([]);
+    sent.length = 0;
     await sign(reportId);
+    // The first attempt need not wait for the minute's job: the signature queues one at once.
+    expect(sent).toEqual(["deliveries"]);
     const list = await deliveries();
     expect(list.map((d) => [d.destinationName, d.status, d.reason])).toEqual(
       expect.arrayContaining([
@@ -224,7 +238,7 @@ describe("sending signed reports", () => {
   });
 
   it("retries a receiver that fails twice with a growing wait, shows the last error, and delivers once", async () => {
-    await worker.tick();
+    await runDeliveriesJob();
     const afterFirst = await deliveries();
     const fhirRow = afterFirst.find((d) => d.destinationKind === "fhir")!;
     expect(fhirRow).toMatchObject({ status: "pending", attempts: 1 });
@@ -238,7 +252,7 @@ describe("sending signed reports", () => {
     expect(fhir.received).toHaveLength(3);
     expect(mllp.received).toHaveLength(3);
     // Nothing more is sent once delivered.
-    await worker.tick();
+    await runDeliveriesJob();
     expect(fhir.received).toHaveLength(3);
     expect(mllp.received).toHaveLength(3);
   });
@@ -271,8 +285,10 @@ describe("sending signed reports", () => {
     expect((await as(t.app, sonographer)({ method: "POST", url })).statusCode).toBe(403);
     // Sonographers still see the deliveries of a report.
     expect((await as(t.app, sonographer)({ url: `/api/reports/${reportId}/deliveries` })).statusCode).toBe(200);
+    sent.length = 0;
     const res = await as(t.app, admin)({ method: "POST", url });
     expect(res.statusCode, res.body).toBe(200);
+    expect(sent).toEqual(["deliveries"]);
     expect(
       (res.json() as ReportDelivery[]).filter((d) => d.reason === "resend" && d.status === "pending"),
     ).toHaveLength(1);
@@ -281,7 +297,7 @@ describe("sending signed reports", () => {
     expect((await deliveries()).every((d) => d.status === "delivered")).toBe(true);
   });
 
-  it("sends a signed amendment as amended; an amendment made before the loop ran replaces the older delivery", async () => {
+  it("sends a signed amendment as amended; an amendment made before the job ran replaces the older delivery", async () => {
     const amend = await as(
       t.app,
       admin,
@@ -309,7 +325,7 @@ describe("sending signed reports", () => {
     expect(report.conclusion).toBe("Right ICA stenosis 50-69%.");
     expect(new Message({ text: mllp.received.at(-1)! }).get("OBR.25").toString()).toBe("C");
 
-    // Signed, then amended again before the loop ran: the older signed state is not sent.
+    // Signed, then amended again before the job ran: the older signed state is not sent.
     const count = fhir.received.length;
     const second = await newReport();
     await sign(second);

@@ -25,6 +25,7 @@ import {
 import { assertCan, type Ctx, clinicContext, requireUser } from "../../platform/context";
 import { type AppDeps, clockOf } from "../../platform/deps";
 import { sessionReauthAt } from "../auth/reauth.service";
+import { sendDeliveriesNow } from "../delivery/delivery.service";
 import { archiveSignedVersion } from "../exports/exports.service";
 import { recordReadingReview } from "../worksheets/reading-corrections.service";
 import { priorOfReport } from "./prior-report.service";
@@ -131,7 +132,10 @@ export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       const ctx = clinicContext(request);
       const clock = request.body.finalize ? await signingClock(request) : { reauthAt: null, now: now() };
       const report = await updateReport(db, ctx, request.params.id, request.body, clock);
-      if (request.body.finalize) await archive(request, ctx, report.id);
+      if (request.body.finalize) {
+        await sendDeliveriesNow({ db, jobs: deps.jobQueue, logger: request.log }, ctx, report.id);
+        await archive(request, ctx, report.id);
+      }
       return report;
     },
   );
@@ -142,6 +146,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     async (request) => {
       const ctx = clinicContext(request);
       const report = await finalizeReport(db, ctx, request.params.id, await signingClock(request), request.body);
+      await sendDeliveriesNow({ db, jobs: deps.jobQueue, logger: request.log }, ctx, report.id);
       await archive(request, ctx, report.id);
       return report;
     },
