@@ -187,6 +187,9 @@ export const amendReportRequest = editableReportFields.partial().extend({
 });
 export type AmendReportRequest = z.input<typeof amendReportRequest>;
 
+/** The amend dialog's reason: the request's, required once trimmed (the service refuses a blank one too). */
+export const amendReasonField = amendReportRequest.shape.reason.trim().min(1, AMENDMENT_REASON_REQUIRED);
+
 /**
  * The patient and header fields as the clinician checked them on the upload screen. A header field left out
  * (undefined) is taken from the worksheet's OCR result; null or blank means "none".
