@@ -68,6 +68,26 @@ export const destinationCreate = z.discriminatedUnion("kind", [
 ]);
 export type DestinationCreate = z.input<typeof destinationCreate>;
 
+/**
+ * The "Add a destination" form's values (text inputs; the fields of the other kind are kept but not sent),
+ * checked as the request they become: the server's texts, on the fields it would name.
+ */
+export const destinationForm = z
+  .object({
+    kind: z.enum(destinationKinds),
+    name: z.string(),
+    url: z.string(),
+    token: z.string(),
+    host: z.string(),
+    port: z.string(),
+  })
+  .transform(
+    ({ kind, name, url, token, host, port }): DestinationCreate =>
+      kind === "fhir" ? { kind, name, url, ...(token.trim() ? { token } : {}) } : { kind, name, host, port },
+  )
+  .pipe(destinationCreate);
+export type DestinationForm = z.input<typeof destinationForm>;
+
 /** PATCH: the fields sent change; token "" or null removes it, absent keeps it. */
 export const destinationUpdate = z.object({
   name: name.optional(),

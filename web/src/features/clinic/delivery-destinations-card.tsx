@@ -1,10 +1,14 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import {
   type Destination,
-  type DestinationKind,
+  type DestinationCreate,
+  type DestinationForm,
   destination,
+  destinationForm,
   destinationKindLabels,
   destinationKinds,
 } from "../../../../domain/contracts/delivery";
@@ -118,63 +122,47 @@ export function DeliveryDestinationsCard() {
   );
 }
 
+const formFields = ["name", "url", "token", "host", "port"] as const;
+
 function AddDestinationForm() {
   const id = useId();
-  const [kind, setKind] = useState<DestinationKind>("fhir");
-  const [name, setName] = useState("");
-  const [url, setUrl] = useState("");
-  const [token, setToken] = useState("");
-  const [host, setHost] = useState("");
-  const [port, setPort] = useState("2575");
-  const [problem, setProblem] = useState<{ text: string; field?: string } | null>(null);
+  const form = useForm<DestinationForm, unknown, DestinationCreate>({
+    resolver: zodResolver(destinationForm),
+    defaultValues: { kind: "fhir", name: "", url: "", token: "", host: "", port: "2575" },
+  });
+  const kind = useWatch({ control: form.control, name: "kind" });
   const add = useMutation({
-    mutationFn: () =>
-      api.send(
-        "POST",
-        "/api/delivery-destinations",
-        kind === "fhir"
-          ? { kind, name, url, ...(token.trim() ? { token } : {}) }
-          : { kind, name, host, port: Number(port) },
-        destination,
-      ),
+    mutationFn: (body: DestinationCreate) => api.send("POST", "/api/delivery-destinations", body, destination),
     onSuccess: () => {
       refresh();
-      setName("");
-      setUrl("");
-      setToken("");
-      setHost("");
-      setProblem(null);
+      form.reset({ ...form.getValues(), name: "", url: "", token: "", host: "" });
       toast({ title: "Success", description: "Destination added", variant: "success" });
     },
     onError: (err) => {
-      let field: string | undefined;
-      try {
-        field = err instanceof ApiError ? (JSON.parse(err.bodyText) as { field?: string }).field : undefined;
-      } catch {
-        field = undefined;
-      }
-      setProblem({ text: errorMessage(err, "Failed to add the destination"), field });
+      const field = formFields.find((name) => err instanceof ApiError && err.field === name);
+      form.setError(field ?? "root", { message: errorMessage(err, "Failed to add the destination") });
     },
   });
+  // One message at a time, as the server gives them: the first field in the form's order that is wrong.
+  const { errors } = form.formState;
+  const field = formFields.find((name) => errors[name]);
+  const problem = field ? { text: errors[field]?.message, field } : errors.root ? { text: errors.root.message } : null;
   const errorId = `${id}-error`;
-  const invalid = (field: string) =>
-    problem?.field === field ? { "aria-invalid": true, "aria-describedby": errorId } : {};
+  const invalid = (name: string) =>
+    problem?.field === name ? { "aria-invalid": true, "aria-describedby": errorId } : {};
 
   return (
     <form
       className="grid gap-4 rounded-md border border-slate-200 p-4"
       aria-label="Add a destination"
       noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        add.mutate();
-      }}
+      onSubmit={form.handleSubmit((body) => add.mutate(body))}
     >
       <h3 className="text-base font-semibold text-slate-900">Add a destination</h3>
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-kind`}>Kind</Label>
-          <Select id={`${id}-kind`} value={kind} onChange={(e) => setKind(e.target.value as DestinationKind)}>
+          <Select id={`${id}-kind`} {...form.register("kind")}>
             {destinationKinds.map((k) => (
               <option key={k} value={k}>
                 {destinationKindLabels[k]}
@@ -186,9 +174,8 @@ function AddDestinationForm() {
           <Label htmlFor={`${id}-name`}>Name *</Label>
           <Input
             id={`${id}-name`}
-            value={name}
             maxLength={120}
-            onChange={(e) => setName(e.target.value)}
+            {...form.register("name")}
             placeholder="Regional hospital"
             {...invalid("name")}
           />
@@ -201,10 +188,9 @@ function AddDestinationForm() {
             <Input
               id={`${id}-url`}
               type="url"
-              value={url}
               maxLength={500}
               placeholder="https://fhir.hospital.example/r4"
-              onChange={(e) => setUrl(e.target.value)}
+              {...form.register("url")}
               {...invalid("url")}
             />
           </div>
@@ -214,9 +200,8 @@ function AddDestinationForm() {
               id={`${id}-token`}
               type="password"
               autoComplete="off"
-              value={token}
               maxLength={4000}
-              onChange={(e) => setToken(e.target.value)}
+              {...form.register("token")}
               aria-describedby={`${id}-token-note`}
             />
             <p id={`${id}-token-note`} className="text-xs text-slate-700">
@@ -230,10 +215,9 @@ function AddDestinationForm() {
             <Label htmlFor={`${id}-host`}>Host *</Label>
             <Input
               id={`${id}-host`}
-              value={host}
               maxLength={255}
               placeholder="ris.hospital.example"
-              onChange={(e) => setHost(e.target.value)}
+              {...form.register("host")}
               {...invalid("host")}
             />
           </div>
@@ -245,8 +229,7 @@ function AddDestinationForm() {
               inputMode="numeric"
               min={1}
               max={65535}
-              value={port}
-              onChange={(e) => setPort(e.target.value)}
+              {...form.register("port")}
               {...invalid("port")}
             />
           </div>
