@@ -19,6 +19,31 @@ export const createDigitalWorksheetRequest = z.object({
 });
 export type CreateDigitalWorksheetRequest = z.infer<typeof createDigitalWorksheetRequest>;
 
+/**
+ * The "Start Patient Session" dialog's values (inputs and selects, "" for none), checked as the request they
+ * become; the template and the empty drawing are added when it is sent.
+ */
+const startSessionFields = createDigitalWorksheetRequest.omit({ templateId: true, drawingData: true });
+export const startSessionForm = z
+  .object({
+    patientName: z.string(),
+    patientDob: z.string(),
+    examDate: z.string(),
+    studyType: z.string(),
+    sonographerId: z.string(),
+  })
+  .transform(
+    (v): z.input<typeof startSessionFields> => ({
+      patientName: v.patientName,
+      patientDob: v.patientDob || null,
+      examDate: v.examDate,
+      studyType: v.studyType || null,
+      sonographerId: Number(v.sonographerId),
+    }),
+  )
+  .pipe(startSessionFields);
+export type StartSessionForm = z.input<typeof startSessionForm>;
+
 export const saveDigitalWorksheetRequest = z.object({
   drawingData: imageDataUrl.optional(),
   /** JSON text of the last canvas snapshots (the spec's field), bounded. */

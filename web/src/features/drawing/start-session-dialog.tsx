@@ -1,7 +1,13 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { type DigitalWorksheet, digitalWorksheetSchema } from "../../../../domain/contracts/drawings";
+import {
+  type DigitalWorksheet,
+  digitalWorksheetSchema,
+  type StartSessionForm,
+  startSessionForm,
+} from "../../../../domain/contracts/drawings";
 import { sonographer } from "../../../../domain/contracts/sonographers";
 import type { WorksheetTemplate } from "../../../../domain/contracts/templates";
 import { localIsoDate } from "../../../../domain/dates";
@@ -26,26 +32,17 @@ export function StartSessionDialog({
 }) {
   // Asked afresh each time the dialog opens: a sonographer added since (another screen, another admin) must be there.
   const sonographers = useApiQuery(["/api/sonographers"], z.array(sonographer), { staleTime: 0 });
-  const [patientName, setPatientName] = useState("");
-  const [patientDob, setPatientDob] = useState("");
-  const [examDate, setExamDate] = useState(today);
-  const [studyType, setStudyType] = useState("");
-  const [sonographerId, setSonographerId] = useState("");
+  const form = useForm<StartSessionForm, unknown, z.output<typeof startSessionForm>>({
+    resolver: zodResolver(startSessionForm),
+    defaultValues: { patientName: "", patientDob: "", examDate: today(), studyType: "", sonographerId: "" },
+  });
 
   const start = useMutation({
-    mutationFn: () =>
+    mutationFn: (values: z.output<typeof startSessionForm>) =>
       api.send(
         "POST",
         "/api/digital-worksheets",
-        {
-          templateId: template!.id,
-          patientName: patientName.trim(),
-          patientDob: patientDob || null,
-          examDate,
-          studyType: studyType || null,
-          sonographerId: Number(sonographerId),
-          drawingData: "",
-        },
+        { ...values, templateId: template!.id, drawingData: "" },
         digitalWorksheetSchema,
       ),
     onSuccess: (session) => {
@@ -64,18 +61,16 @@ export function StartSessionDialog({
       }),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!patientName.trim() || !sonographerId) {
+  // The dialog's one message for what is missing (a toast, not field errors): the contract's first text.
+  const submit = form.handleSubmit(
+    (values) => start.mutate(values),
+    (errors) =>
       toast({
         title: "Missing Information",
-        description: "Please fill in patient name and select a sonographer",
+        description: Object.values(errors)[0]?.message ?? "Please fill in patient name and select a sonographer",
         variant: "destructive",
-      });
-      return;
-    }
-    start.mutate();
-  };
+      }),
+  );
 
   return (
     <Dialog open={template !== null} onOpenChange={(open) => !open && onClose()}>
@@ -83,32 +78,21 @@ export function StartSessionDialog({
         <form className="grid gap-4" onSubmit={submit} noValidate>
           <div className="grid gap-1.5">
             <Label htmlFor="session-patient">Patient Name *</Label>
-            <Input
-              id="session-patient"
-              value={patientName}
-              onChange={(e) => setPatientName(e.target.value)}
-              autoComplete="off"
-            />
+            <Input id="session-patient" {...form.register("patientName")} autoComplete="off" />
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
             <div className="grid gap-1.5">
               <Label htmlFor="session-dob">Date of Birth</Label>
-              <Input id="session-dob" type="date" value={patientDob} onChange={(e) => setPatientDob(e.target.value)} />
+              <Input id="session-dob" type="date" {...form.register("patientDob")} />
             </div>
             <div className="grid gap-1.5">
               <Label htmlFor="session-exam">Exam Date *</Label>
-              <Input
-                id="session-exam"
-                type="date"
-                required
-                value={examDate}
-                onChange={(e) => setExamDate(e.target.value)}
-              />
+              <Input id="session-exam" type="date" required {...form.register("examDate")} />
             </div>
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor="session-study">Study Type</Label>
-            <Select id="session-study" value={studyType} onChange={(e) => setStudyType(e.target.value)}>
+            <Select id="session-study" {...form.register("studyType")}>
               <option value="">Select a study type</option>
               {scanTypes.map((type) => (
                 <option key={type} value={type}>
@@ -119,7 +103,7 @@ export function StartSessionDialog({
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor="session-sonographer">Sonographer *</Label>
-            <Select id="session-sonographer" value={sonographerId} onChange={(e) => setSonographerId(e.target.value)}>
+            <Select id="session-sonographer" {...form.register("sonographerId")}>
               <option value="">{sonographers.isLoading ? "Loading sonographers..." : "Select a sonographer"}</option>
               {sonographers.data?.map((s) => (
                 <option key={s.id} value={s.id}>
