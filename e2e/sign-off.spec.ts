@@ -117,6 +117,14 @@ test("a physician works through the sign-off worklist and signs with re-authenti
   await expect(signDialog.getByLabel("Password")).toBeVisible();
   await expectAccessible(page);
   await page.screenshot({ path: "docs/screenshots/sign-off-sign-dialog-desktop.png" });
+  // Nothing typed is said on the field; a wrong password too, as the server refuses it (by its field).
+  await signDialog.getByRole("button", { name: "Sign report" }).click();
+  await expect(signDialog.getByText("Enter your password", { exact: true })).toBeVisible();
+  await expect(signDialog.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
+  await signDialog.getByLabel("Password").fill(`${PASSWORD}-wrong`);
+  await signDialog.getByRole("button", { name: "Sign report" }).click();
+  await expect(signDialog.getByText("That password is not correct", { exact: true })).toBeVisible();
+  await expect(signDialog.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
   await signDialog.getByLabel("Password").fill(PASSWORD);
   await signDialog.getByRole("button", { name: "Sign report" }).click();
   await expect(page.getByText("Report has been electronically signed and finalized", { exact: true })).toBeVisible();

@@ -1,11 +1,12 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { AlertTriangle, PenLine } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { clinicRecord } from "../../../../domain/contracts/clinic";
 import { physician as physicianSchema } from "../../../../domain/contracts/physicians";
 import { type Report, reportSchema } from "../../../../domain/contracts/reports";
-import { reauthStatus } from "../../../../domain/contracts/signing";
+import { type ReauthRequest, reauthStatus } from "../../../../domain/contracts/signing";
 import { signatureLine } from "../../../../domain/signing";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent } from "../../components/ui/dialog";
@@ -114,8 +115,10 @@ function SignForm({
   const status = useApiQuery(REAUTH_KEY, reauthStatus, { staleTime: 0 });
   const fresh = Boolean(status.data?.reauthenticatedUntil);
   const [method, setMethod] = useState<"password" | "totp">("password");
-  const [secret, setSecret] = useState("");
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  // The secret is the form's one field. Its check runs in the handler, after the ones above it on the screen
+  // (critical result, dates, single sign-on), so that the first thing to fix is said first, as before.
+  const form = useForm<{ secret: string }>({ defaultValues: { secret: "" } });
+  const fieldError = form.formState.errors.secret?.message ?? null;
   const [needsReauth, setNeedsReauth] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -129,10 +132,9 @@ function SignForm({
   // The provider sends the browser back here with ?reauth=..., and SsoReauthReturnHost reopens this dialog.
   const oidcHref = `/api/auth/reauth/oidc?next=${encodeURIComponent(ssoReauthNext(window.location.pathname + window.location.search, report.id))}`;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = form.handleSubmit(async ({ secret }) => {
     setError(null);
-    setFieldError(null);
+    form.clearErrors("secret");
     if (critical.blocksSigning) {
       setError("Record the communication of the critical result before signing.");
       return;
@@ -146,7 +148,8 @@ function SignForm({
       return;
     }
     if (askSecret && !secret.trim()) {
-      setFieldError(chosen === "password" ? "Enter your password" : "Enter the code from your authenticator app");
+      const message = chosen === "password" ? "Enter your password" : "Enter the code from your authenticator app";
+      form.setError("secret", { message });
       return;
     }
     setPending(true);
@@ -155,10 +158,10 @@ function SignForm({
         await api.send(
           "POST",
           "/api/auth/reauth",
-          chosen === "password" ? { password: secret } : { totp: secret },
+          (chosen === "password" ? { password: secret } : { totp: secret }) satisfies ReauthRequest,
           reauthStatus,
         );
-        setSecret("");
+        form.resetField("secret");
         setNeedsReauth(false);
         await queryClient.invalidateQueries({ queryKey: REAUTH_KEY });
       }
@@ -182,14 +185,14 @@ function SignForm({
         setNeedsReauth(true);
         setError("Your confirmation has expired: confirm it is you again.");
       } else if (field === "password" || field === "totp") {
-        setFieldError(errorMessage(failure));
+        form.setError("secret", { message: errorMessage(failure) });
       } else {
         setError(errorMessage(failure, "Failed to finalize report"));
       }
     } finally {
       setPending(false);
     }
-  };
+  });
 
   return (
     <form onSubmit={submit} className="grid gap-4" noValidate>
@@ -289,8 +292,7 @@ function SignForm({
                 type={chosen === "password" ? "password" : "text"}
                 inputMode={chosen === "password" ? undefined : "numeric"}
                 autoComplete={chosen === "password" ? "current-password" : "one-time-code"}
-                value={secret}
-                onChange={(e) => setSecret(e.target.value)}
+                {...form.register("secret")}
                 aria-invalid={fieldError ? true : undefined}
                 aria-describedby={fieldError ? `${id}-secret-error` : undefined}
               />
@@ -311,8 +313,7 @@ function SignForm({
               className="justify-self-start px-0"
               onClick={() => {
                 setMethod(method === "password" ? "totp" : "password");
-                setSecret("");
-                setFieldError(null);
+                form.resetField("secret");
               }}
             >
               {method === "password" ? "Use my authenticator code instead" : "Use my password instead"}
