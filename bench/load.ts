@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client, registerAndSignIn, startServer } from "./real-server";
+import { CallTimer, Client, registerAndSignIn, startServer } from "./real-server";
 
 /**
  * N simulated users on the real server (127.0.0.1) running the daily mix: sign in, list, search, open,
@@ -24,31 +24,9 @@ const thinkMs = option("think", 500);
 const worksheetPng = fs.readFileSync(path.resolve(import.meta.dirname, "../fixtures/worksheets/ws-clean-000.png"));
 type Clinic = { email: string; password: string; worksheetId: number; physicianId: number; searchTerm: string };
 
-const samples = new Map<string, number[]>();
-const errors = new Map<string, number>();
-const errorExamples: string[] = [];
-
-/** One call, timed; an error is a status of 400 or more or no answer. */
-async function timed<T>(name: string, run: () => Promise<{ status: number; json: unknown }>): Promise<T | null> {
-  const started = performance.now();
-  let result: { status: number; json: unknown } | null = null;
-  try {
-    result = await run();
-  } catch (error) {
-    if (errorExamples.length < 10) errorExamples.push(`${name}: ${(error as Error).message}`);
-  }
-  const elapsed = performance.now() - started;
-  if (!samples.has(name)) samples.set(name, []);
-  samples.get(name)!.push(elapsed);
-  if (!result || result.status >= 400) {
-    errors.set(name, (errors.get(name) ?? 0) + 1);
-    if (result && errorExamples.length < 10) {
-      errorExamples.push(`${name}: ${result.status} ${JSON.stringify(result.json).slice(0, 200)}`);
-    }
-    return null;
-  }
-  return result.json as T;
-}
+const calls = new CallTimer();
+const { samples, errors, errorExamples } = calls;
+const timed = calls.timed.bind(calls);
 
 const pause = () => new Promise((r) => setTimeout(r, Math.random() * 2 * thinkMs));
 

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startTestS3 } from "../server/test-support/s3-server";
-import { Client, freePort, registerAndSignIn } from "./real-server";
+import { CallTimer, Client, freePort, registerAndSignIn } from "./real-server";
 
 /**
  * Issue 27, item 5: the multi-process setup as docs/deploy.md starts it, proved and measured here. Two `npm run
@@ -177,28 +177,9 @@ ${webPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`).
 
 // ---- the workload ----
 
-const samples = new Map<string, number[]>();
-let errorCount = 0;
-const errorExamples: string[] = [];
-
-async function timed<T>(name: string, run: () => Promise<{ status: number; json: unknown }>): Promise<T | null> {
-  const started = performance.now();
-  let result: { status: number; json: unknown } | null = null;
-  try {
-    result = await run();
-  } catch (error) {
-    if (errorExamples.length < 10) errorExamples.push(`${name}: ${(error as Error).message}`);
-  }
-  if (!samples.has(name)) samples.set(name, []);
-  samples.get(name)!.push(performance.now() - started);
-  if (!result || result.status >= 400) {
-    errorCount++;
-    if (result && errorExamples.length < 10)
-      errorExamples.push(`${name}: ${result.status} ${JSON.stringify(result.json).slice(0, 200)}`);
-    return null;
-  }
-  return result.json as T;
-}
+const calls = new CallTimer();
+const { samples, errorExamples } = calls;
+const timed = calls.timed.bind(calls);
 
 type Clinic = { email: string; password: string; worksheetId: number; physicianId: number; searchTerm: string };
 
@@ -235,13 +216,13 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 async function mixedRun(label: string, base: string, clinic: Clinic) {
   samples.clear();
-  const errorsBefore = errorCount;
+  const errorsBefore = calls.errorCount();
   const started = Date.now();
   const until = started + seconds * 1000;
   await Promise.all(Array.from({ length: users }, () => simulatedUser(base, clinic, until)));
   const elapsed = (Date.now() - started) / 1000;
   const all = [...samples.values()].flat().sort((a, b) => a - b);
-  const line = `| ${label} | ${users} | ${all.length} | ${(all.length / elapsed).toFixed(1)} | ${percentile(all, 0.5).toFixed(0)} | ${percentile(all, 0.99).toFixed(0)} | ${errorCount - errorsBefore} |`;
+  const line = `| ${label} | ${users} | ${all.length} | ${(all.length / elapsed).toFixed(1)} | ${percentile(all, 0.5).toFixed(0)} | ${percentile(all, 0.99).toFixed(0)} | ${calls.errorCount() - errorsBefore} |`;
   log(`mixed workload, ${label}: ${line}`);
   return line;
 }

@@ -97,3 +97,35 @@ export async function registerAndSignIn(client: Client, name: string) {
   await client.must("POST", "/api/auth/login", { email, password });
   return { email, password };
 }
+
+/** The workloads' calls, timed per name; an error is a status of 400 or more or no answer. */
+export class CallTimer {
+  readonly samples = new Map<string, number[]>();
+  readonly errors = new Map<string, number>();
+  readonly errorExamples: string[] = [];
+
+  async timed<T>(name: string, run: () => Promise<{ status: number; json: unknown }>): Promise<T | null> {
+    const started = performance.now();
+    let result: { status: number; json: unknown } | null = null;
+    try {
+      result = await run();
+    } catch (error) {
+      if (this.errorExamples.length < 10) this.errorExamples.push(`${name}: ${(error as Error).message}`);
+    }
+    if (!this.samples.has(name)) this.samples.set(name, []);
+    this.samples.get(name)!.push(performance.now() - started);
+    if (!result || result.status >= 400) {
+      this.errors.set(name, (this.errors.get(name) ?? 0) + 1);
+      if (result && this.errorExamples.length < 10) {
+        this.errorExamples.push(`${name}: ${result.status} ${JSON.stringify(result.json).slice(0, 200)}`);
+      }
+      return null;
+    }
+    return result.json as T;
+  }
+
+  /** Every error so far, of every call. */
+  errorCount(): number {
+    return [...this.errors.values()].reduce((sum, n) => sum + n, 0);
+  }
+}

@@ -26,7 +26,7 @@ import {
   updateClinicWorksheet,
   type WorksheetRow,
 } from "./worksheets.repository";
-import { isDicomSr, pagesForOcr } from "./worksheets.service";
+import { auditWorksheetViewed, isDicomSr, pagesForOcr } from "./worksheets.service";
 
 /**
  * OCR as a job on the queue (issue 27 item 2): the request claims the worksheet and queues a job; a worker (this
@@ -144,19 +144,7 @@ export async function getWorksheetOcr(deps: OcrJobDeps, ctx: Ctx, id: number): P
   const row = await findClinicWorksheet(deps.db, ctx.clinicId, id);
   if (!row) throw notFound("Worksheet");
   const view = toOcrView(row);
-  if (view.ocrResult) {
-    await deps.db.transaction((tx) =>
-      recordAudit(tx, {
-        action: "worksheet.viewed",
-        clinicId: ctx.clinicId,
-        actorUserId: ctx.user.id,
-        entityType: "worksheet",
-        entityId: id,
-        ip: ctx.ip,
-        requestId: ctx.requestId,
-      }),
-    );
-  }
+  if (view.ocrResult) await auditWorksheetViewed(deps.db, ctx, id);
   return view;
 }
 

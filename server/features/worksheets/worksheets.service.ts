@@ -161,11 +161,9 @@ async function requireWorksheet(deps: WorksheetDeps, ctx: Ctx, id: number): Prom
   return row;
 }
 
-/** The worksheet with what OCR read (patient data): reading it is audited. */
-export async function getWorksheet(deps: WorksheetDeps, ctx: Ctx, id: number): Promise<WorksheetDetail> {
-  assertCan(ctx, "worksheet:read");
-  const row = await requireWorksheet(deps, ctx, id);
-  await deps.db.transaction((tx) =>
+/** Reading what OCR read of a worksheet (patient data) is audited, by every route that shows it. */
+export function auditWorksheetViewed(db: Db, ctx: Ctx, id: number): Promise<void> {
+  return db.transaction((tx) =>
     recordAudit(tx, {
       action: "worksheet.viewed",
       clinicId: ctx.clinicId,
@@ -176,6 +174,13 @@ export async function getWorksheet(deps: WorksheetDeps, ctx: Ctx, id: number): P
       requestId: ctx.requestId,
     }),
   );
+}
+
+/** The worksheet with what OCR read (patient data): reading it is audited. */
+export async function getWorksheet(deps: WorksheetDeps, ctx: Ctx, id: number): Promise<WorksheetDetail> {
+  assertCan(ctx, "worksheet:read");
+  const row = await requireWorksheet(deps, ctx, id);
+  await auditWorksheetViewed(deps.db, ctx, id);
   const parsed = row.ocrResult ? ocrResultSchema.safeParse(row.ocrResult) : null;
   return { ...toRecord(row), ocrResult: parsed?.success ? parsed.data : null };
 }
