@@ -25,11 +25,11 @@ function packagesLoadedAtStart(entry: string): Set<string> {
 }
 
 describe("start-up imports", () => {
-  it("leave the PDF and Word writers, the mail client, the S3 client and the OCR runtime to what uses them", () => {
+  it("leave the PDF and Word writers, the mail client, the S3 client, the OCR runtime, the image library and the DICOM reader to what uses them", () => {
     const loaded = packagesLoadedAtStart(path.join(here, "main.ts"));
     // The walk reached the server's own dependencies (a broken walk would find nothing and prove nothing).
     expect(loaded).toContain("fastify");
-    for (const lazy of ["pdfkit", "docx", "nodemailer", "@aws-sdk/client-s3", "onnxruntime-node"])
+    for (const lazy of ["pdfkit", "docx", "nodemailer", "@aws-sdk/client-s3", "onnxruntime-node", "sharp", "dcmjs"])
       expect(loaded).not.toContain(lazy);
   });
 });

@@ -1,5 +1,5 @@
-import sharp from "sharp";
 import { LEGEND_CANVAS } from "../../domain/contracts/templates";
+import { loadSharp } from "../platform/sharp";
 
 // Pictures for the demo clinic, drawn here so the demo needs no binary assets beyond the worksheet fixtures.
 
@@ -48,7 +48,7 @@ export async function signaturePng(name: string): Promise<Buffer> {
   <text x="40" y="156" font-family="DejaVu Serif, Liberation Serif, serif" font-style="italic" font-size="17"
         fill="#334155">${escapeXml(name)}</text>
 </svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
+  return (await loadSharp())(Buffer.from(svg)).png().toBuffer();
 }
 
 /** A clinic logo: a pulse line in a circle and the clinic's name. */
@@ -62,7 +62,7 @@ export async function logoPng(name: string, color: string): Promise<Buffer> {
   <text x="126" y="56" font-family="Liberation Sans, Arial" font-size="34" font-weight="bold" fill="${color}">${escapeXml(first)}</text>
   <text x="126" y="92" font-family="Liberation Sans, Arial" font-size="22" fill="#475569">${escapeXml(rest.join(" "))}</text>
 </svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
+  return (await loadSharp())(Buffer.from(svg)).png().toBuffer();
 }
 
 /** The legend's drawn patterns, as a sonographer would draw them on the 400x300 canvas. */
@@ -85,6 +85,6 @@ export async function legendDrawingDataUrl(kind: LegendDrawing): Promise<string>
   const { width, height } = LEGEND_CANVAS;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
   <rect width="${width}" height="${height}" fill="#ffffff"/>${drawings[kind]}</svg>`;
-  const png = await sharp(Buffer.from(svg)).png().toBuffer();
+  const png = await (await loadSharp())(Buffer.from(svg)).png().toBuffer();
   return `data:image/png;base64,${png.toString("base64")}`;
 }

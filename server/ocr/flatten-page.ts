@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import { loadSharp } from "../platform/sharp";
 
 type Point = { x: number; y: number };
 /** Corners of the sheet: top left, top right, bottom right, bottom left. */
@@ -41,7 +41,7 @@ export async function flattenPage(png: Buffer): Promise<Buffer> {
 
 /** The sheet's corners in the image's pixels, or null when no clear sheet on a darker background is seen. */
 export async function findSheet(png: Buffer): Promise<Quad | null> {
-  const { data, info } = await sharp(png)
+  const { data, info } = await (await loadSharp())(png)
     .greyscale()
     .resize({ width: SEARCH_SIDE, height: SEARCH_SIDE, fit: "inside" })
     .raw()
@@ -65,7 +65,7 @@ export async function findSheet(png: Buffer): Promise<Quad | null> {
     Math.max(dist(corners[0], corners[3]), dist(corners[1], corners[2])) /
     Math.max(dist(corners[0], corners[1]), dist(corners[3], corners[2]));
   if ((aspect < MIN_ASPECT || aspect > MAX_ASPECT) && (1 / aspect < MIN_ASPECT || 1 / aspect > MAX_ASPECT)) return null;
-  const scale = (await sharp(png).metadata()).width! / w;
+  const scale = (await (await loadSharp())(png).metadata()).width! / w;
   return corners.map((p) => ({ x: p.x * scale, y: p.y * scale })) as Quad;
 }
 
@@ -218,7 +218,7 @@ function polygonArea(q: Point[]): number {
 
 /** Warps the quadrilateral onto an upright rectangle as wide as its longer top or bottom, as tall as its longer side. */
 async function warpToRectangle(png: Buffer, quad: Quad): Promise<Buffer> {
-  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await (await loadSharp())(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const src = expand(quad, MARGIN);
   const width = Math.round(Math.max(dist(src[0], src[1]), dist(src[3], src[2])));
   const height = Math.round(Math.max(dist(src[0], src[3]), dist(src[1], src[2])));
@@ -250,7 +250,7 @@ async function warpToRectangle(png: Buffer, quad: Quad): Promise<Buffer> {
       }
     }
   }
-  return sharp(out, { raw: { width, height, channels: 3 } })
+  return (await loadSharp())(out, { raw: { width, height, channels: 3 } })
     .png({ compressionLevel: 2 })
     .toBuffer();
 }

@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import { loadSharp } from "../platform/sharp";
 import { checkImagePixels } from "./decode-budget";
 import { OcrInputError } from "./ocr-input-error";
 
@@ -10,7 +10,7 @@ export async function checkedImageSize(file: Buffer): Promise<{ width: number; h
   let size: { width?: number; height?: number };
   try {
     // No pixel limit on reading the header: the budget below refuses with the size in words.
-    size = await sharp(file, { failOn: "error", limitInputPixels: false }).metadata();
+    size = await (await loadSharp())(file, { failOn: "error", limitInputPixels: false }).metadata();
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new OcrInputError("corrupt_image", "The image could not be read: the file is damaged or incomplete.", detail);

@@ -1,5 +1,5 @@
-import sharp from "sharp";
 import type { DocumentImage } from "../../../domain/exports/report-document";
+import { loadSharp } from "../../platform/sharp";
 
 /**
  * Logos and signatures as every renderer can draw them: PDF and DOCX take PNG or JPEG, so other types
@@ -14,7 +14,7 @@ const cache = new Map<string, DocumentImage | null>();
 
 async function prepare(data: Buffer): Promise<DocumentImage | null> {
   try {
-    const image = sharp(data, { limitInputPixels: 40_000_000 });
+    const image = (await loadSharp())(data, { limitInputPixels: 40_000_000 });
     const meta = await image.metadata();
     const keepJpeg = meta.format === "jpeg";
     const out = await image

@@ -1,4 +1,5 @@
-import dcmjs from "dcmjs";
+import { createRequire } from "node:module";
+import type Dcmjs from "dcmjs";
 import { type OcrField, type OcrMeasurement, type OcrResult, unreadField } from "../../../domain/contracts/ocr";
 import {
   type Coded,
@@ -27,9 +28,19 @@ import { detectScanType } from "../../ocr/scan-type";
 // Parsed in the server (structured data, no pixels are ever decoded) within the upload size limit, and within
 // the bounds below so that a hostile nesting cannot run away.
 
-const { DicomMessage, DicomMetaDictionary } = dcmjs.data;
-// dcmjs logs every unusual element through loglevel; those are not ours to print (and may name the patient).
-dcmjs.log.setLevel("silent");
+let dcmjsData: typeof Dcmjs.data | undefined;
+/**
+ * dcmjs (17 MB resident) is loaded when the first SR is read, not at server start (issue 30,
+ * server/lazy-imports.test.ts); its CommonJS build, so that reading stays synchronous for its callers.
+ */
+function dicomData(): typeof Dcmjs.data {
+  if (dcmjsData) return dcmjsData;
+  const dcmjs = createRequire(import.meta.url)("dcmjs") as typeof Dcmjs;
+  // dcmjs logs every unusual element through loglevel; those are not ours to print (and may name the patient).
+  dcmjs.log.setLevel("silent");
+  dcmjsData = dcmjs.data;
+  return dcmjsData;
+}
 
 /** SR Storage SOP classes (PS3.4 B.5: Basic, Enhanced, Comprehensive, Comprehensive 3D, Extensible). */
 const SR_SOP_CLASS = /^1\.2\.840\.10008\.5\.1\.4\.1\.1\.88\.\d+$/;
@@ -238,6 +249,7 @@ const field = (value: string | null): OcrField =>
 
 function parse(data: Buffer): Item {
   const bytes = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  const { DicomMessage, DicomMetaDictionary } = dicomData();
   try {
     const dict = DicomMessage.readFile(bytes as ArrayBuffer);
     return DicomMetaDictionary.naturalizeDataset(dict.dict) as Item;

@@ -1,5 +1,4 @@
 import { and, desc, eq, gt, inArray } from "drizzle-orm";
-import sharp from "sharp";
 import { type OcrFieldName, type OcrResult, ocrResultSchema } from "../../../domain/contracts/ocr";
 import type { PatientInput } from "../../../domain/contracts/reports";
 import type { ZoneCorrectionNotice } from "../../../domain/contracts/worksheet-zones";
@@ -18,6 +17,7 @@ import type { FormLayout } from "../../ocr/templates/propose-zones";
 import { recordAudit } from "../../platform/audit";
 import type { Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
+import { loadSharp } from "../../platform/sharp";
 import { readClinicFile } from "../files/files.service";
 
 export type CorrectionDeps = { db: Db; store: FileStore };
@@ -54,14 +54,14 @@ export function checkedValuesOf(patient: PatientInput | undefined): CheckedValue
 async function cropOf(image: Buffer | null, correction: Correction): Promise<Buffer | null> {
   const box = correction.box;
   if (!image || !box || box.page !== 0) return null;
-  const { width = 0, height = 0 } = await sharp(image).metadata();
+  const { width = 0, height = 0 } = await (await loadSharp())(image).metadata();
   const margin = CROP_MARGIN * box.height;
   const left = Math.max(0, Math.floor(box.x - margin));
   const top = Math.max(0, Math.floor(box.y - margin));
   const right = Math.min(width, Math.ceil(box.x + box.width + margin));
   const bottom = Math.min(height, Math.ceil(box.y + box.height + margin));
   if (right - left < 2 || bottom - top < 2) return null;
-  return sharp(image)
+  return (await loadSharp())(image)
     .extract({ left, top, width: right - left, height: bottom - top })
     .png()
     .toBuffer();

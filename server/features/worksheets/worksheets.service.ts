@@ -1,4 +1,3 @@
-import sharp from "sharp";
 import { ocrResultSchema } from "../../../domain/contracts/ocr";
 import {
   type OcrStatus,
@@ -13,6 +12,7 @@ import { loadWorksheetPages, OcrFailure, OcrInputError } from "../../ocr/ocr-ser
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
+import { loadSharp } from "../../platform/sharp";
 import { DICOM_TYPE, type Upload } from "../../platform/uploads";
 import { readClinicFile, saveFile } from "../files/files.service";
 import { DicomSrError, readVascularSr } from "./dicom-sr";
@@ -83,7 +83,7 @@ function pagesOrClientError(error: unknown): never {
 /** The first page as the clinician will see it: pixel for pixel what OCR read, so its boxes line up. */
 async function pageImage(page: Buffer): Promise<{ data: Buffer; mimeType: string }> {
   if (page.length <= MAX_PNG_PAGE_BYTES) return { data: page, mimeType: "image/png" };
-  return { data: await sharp(page).jpeg({ quality: 88 }).toBuffer(), mimeType: "image/jpeg" };
+  return { data: await (await loadSharp())(page).jpeg({ quality: 88 }).toBuffer(), mimeType: "image/jpeg" };
 }
 
 /**
