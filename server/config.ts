@@ -120,6 +120,11 @@ const envSchema = ocrSchema.extend({
   /** How long POST /api/worksheets/{id}/ocr waits for its job before answering 202 (0: answer at once). */
   OCR_REQUEST_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(60),
   /**
+   * An OCR attempt's lease: renewed by its worker every sixth of it; one not renewed for this long is taken as a
+   * dead worker's and its job retried by another (features/worksheets/ocr-jobs.ts).
+   */
+  OCR_LEASE_SECONDS: z.coerce.number().min(1).max(600).default(30),
+  /**
    * all: the whole product in one process (`npm start`); web: HTTP only, jobs are sent to workers
    * (`npm run serve`); worker: OCR and scheduled jobs only (`npm run worker`). web and worker need DATABASE_URL.
    */
@@ -187,6 +192,8 @@ export type Config = {
   srParameterCodes: ParameterCodes;
   /** Milliseconds POST /api/worksheets/{id}/ocr waits for the OCR job before answering 202. */
   ocrRequestWaitMs: number;
+  /** Seconds an OCR attempt's lease lasts without renewal (a dead worker's job is retried after it). */
+  ocrLeaseSeconds: number;
   /** Sending signed reports to clinics' FHIR servers and MLLP listeners (issue 28). */
   delivery: { allowLoopback: boolean; retryBaseMs: number; maxAttempts: number };
   ocr: OcrConfig;
@@ -306,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     role: e.SONOSCRIBE_ROLE,
     ocrRequestWaitMs: Math.round(e.OCR_REQUEST_WAIT_SECONDS * 1000),
+    ocrLeaseSeconds: e.OCR_LEASE_SECONDS,
     srParameterCodes: srCodesOf(e.DICOM_SR_PARAMETER_CODES),
     delivery: {
       allowLoopback: e.DELIVERY_ALLOW_LOOPBACK === "true",

@@ -5,7 +5,7 @@ import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { LocalDraftKeys } from "./features/auth/local-draft-key";
 import { sweepUnreferencedFiles } from "./features/files/files.service";
-import { repairInterruptedOcr } from "./features/worksheets/ocr-jobs";
+import { repairInterruptedOcr, sweepLapsedOcr } from "./features/worksheets/ocr-jobs";
 import { registerJobHandlers, sendStartupJobs } from "./jobs/handlers";
 import { configureOcr } from "./ocr/ocr-runner";
 import { shutdownOcr } from "./ocr/ocr-service";
@@ -46,6 +46,7 @@ async function openProcess(config: Config) {
   if (swept > 0) deps.logger.info({ swept }, "removed files left by interrupted uploads");
   deps.logger.info({ fileStore: fileStore.location }, "files are kept here");
 
+  let stopSweeping = () => {};
   if (config.role !== "web") {
     registerJobHandlers(deps);
     deps.jobQueue.handle("audit-checkpoint", () =>
@@ -57,12 +58,17 @@ async function openProcess(config: Config) {
       { embedded: database.kind === "pglite" },
     );
     if (repaired > 0) deps.logger.info({ repaired }, "OCR interrupted by a stopped process is retried or failed");
+    // A worker that died mid-read stops renewing its lease: its job is retried within a lease and a third.
+    stopSweeping = sweepLapsedOcr({ db: database.db, jobs: deps.jobQueue }, config.ocrLeaseSeconds, (error) =>
+      deps.logger.error({ err: error }, "the sweep of lapsed OCR leases failed"),
+    );
     await sendStartupJobs(deps.jobQueue);
   }
   return {
     deps,
     /** Stops the process's parts after its web app (if any) has closed. */
     async close() {
+      stopSweeping();
       await deps.jobQueue.stop();
       stopAnchoring();
       await anchor.close();

@@ -14,7 +14,7 @@ type HandlerDeps = {
   fileStore: FileStore;
   jobQueue: JobQueue;
   logger: Logger;
-  config: Pick<Config, "srParameterCodes" | "delivery">;
+  config: Pick<Config, "srParameterCodes" | "delivery" | "ocrLeaseSeconds">;
 };
 
 /**
@@ -26,6 +26,7 @@ export function registerJobHandlers(deps: HandlerDeps): void {
   registerOcrJobs(
     { db, store: deps.fileStore, jobs: deps.jobQueue, srCodes: deps.config.srParameterCodes },
     deps.logger,
+    deps.config.ocrLeaseSeconds,
   );
   deps.jobQueue.handle("sessions-purge", async () => {
     const purged = await purgeExpiredSessions(db);

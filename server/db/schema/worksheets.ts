@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, date, index, integer, jsonb, pgTable, real, text, timestamp, varchar } from "drizzle-orm/pg-core";
 import { storedFiles } from "./clinic-resources";
 import { clinics } from "./clinics";
@@ -29,8 +30,9 @@ export const worksheets = pgTable(
     scanType: varchar("scan_type", { length: 100 }),
     ocrProcessed: boolean("ocr_processed").notNull().default(false),
     /**
-     * pending | processing | completed | failed. "processing" belongs to the OCR job `ocrJobId` on the queue: a
-     * worker that dies leaves it to the queue's expiry, which retries the job and, past its retries, fails it.
+     * pending | processing | completed | failed. "processing" belongs to the OCR job `ocrJobId` on the queue: the
+     * run holds a lease (`ocrLease`) its worker renews; a worker that dies lets it lapse, and any working process
+     * then hands the job back to the queue to retry (features/worksheets/ocr-lease.ts).
      */
     ocrStatus: varchar("ocr_status", { length: 20 }).notNull().default("pending"),
     ocrError: text("ocr_error"),
@@ -41,8 +43,16 @@ export const worksheets = pgTable(
     ocrProgress: real("ocr_progress").notNull().default(0),
     /** The queue's job for the current run: only that job may write its outcome (a retried or stale one may not). */
     ocrJobId: varchar("ocr_job_id", { length: 64 }),
+    /** The running attempt of that job (a token of its own): only the lease's holder writes progress or outcome. */
+    ocrLease: varchar("ocr_lease", { length: 64 }),
+    /** The lease lapses here (database clock) unless its worker renews it: then the attempt is taken as dead. */
+    ocrLeaseUntil: timestamp("ocr_lease_until", { withTimezone: true }),
   },
-  (t) => [index("worksheets_clinic_idx").on(t.clinicId, t.uploadedAt)],
+  (t) => [
+    index("worksheets_clinic_idx").on(t.clinicId, t.uploadedAt),
+    // The lapsed-lease sweep looks only at runs in progress.
+    index("worksheets_ocr_lease_idx").on(t.ocrLeaseUntil).where(sql`${t.ocrStatus} = 'processing'`),
+  ],
 );
 
 export const digitalWorksheets = pgTable(

@@ -19,10 +19,14 @@ import { activeAliasesOf } from "./reading-corrections.service";
 import { withAddedSr } from "./worksheet-sr.service";
 import {
   claimForOcr,
+  dropOcrLease,
   findClinicWorksheet,
   finishOcrJob,
   processingWorksheets,
+  releaseLapsedOcrLeases,
+  renewOcrLease,
   setOcrProgress,
+  takeOcrLease,
   updateClinicWorksheet,
   type WorksheetRow,
 } from "./worksheets.repository";
@@ -157,114 +161,215 @@ export async function runOcrJob(
   deps: Omit<OcrJobDeps, "jobs">,
   data: OcrJobData,
   job: JobContext,
-  options: { now?: Date; log?: (error: unknown) => void } = {},
+  options: { now?: Date; log?: (error: unknown) => void; leaseSeconds?: number } = {},
 ): Promise<void> {
   const { clinicId, worksheetId: id, jobId } = data;
-  const row = await findClinicWorksheet(deps.db, clinicId, id);
+  const leaseSeconds = options.leaseSeconds ?? DEFAULT_OCR_LEASE_SECONDS;
+  const lease = randomUUID();
+  const row = await takeLease(deps.db, data, lease, leaseSeconds);
   // Claimed again since (a newer run), or settled: this job has nothing left to do.
-  if (!row || row.ocrJobId !== jobId || row.ocrStatus !== "processing") return;
-  const audit = { clinicId, actorUserId: data.actorUserId, entityType: "worksheet", entityId: id };
-  const pageCount = Math.max(1, row.pageCount);
-  let done = 0;
-  // Progress is written as it comes, one write at a time and never after the outcome.
-  let writing: Promise<unknown> = Promise.resolve();
-  const report = (stage: OcrStage, progress: number) => {
-    writing = writing.then(() => setOcrProgress(deps.db, clinicId, id, jobId, stage, progress)).catch(() => {});
-  };
-  let result: OcrResult;
+  if (!row) return;
+  const sheet = row;
+  // Renewed while this attempt runs; a renewal refused means the lease lapsed (this process stalled past it) and
+  // the job may be another attempt's now: nothing more is written (every write below names the lease).
+  const renewal = setInterval(
+    () => {
+      renewOcrLease(deps.db, clinicId, id, jobId, lease, leaseSeconds).then(
+        (held) => held || clearInterval(renewal),
+        () => {},
+      );
+    },
+    (leaseSeconds * 1000) / 6,
+  );
   try {
-    report("loading", 0);
-    if (isDicomSr(row)) {
-      const file = await readClinicFile(deps.db, deps.store, clinicId, row.fileId);
-      if (!file) throw new Error("the worksheet's file is missing from the store");
-      return await finish(readVascularSr(file.data, { parameterCodes: deps.srCodes }));
-    }
-    // A one-page sheet's page stored at upload is read as it is; others are loaded again (issue 30).
-    const pages = await pagesForOcr(deps, clinicId, row, () => report("loading", Math.min(1, ++done / pageCount)));
-    const templates = await readingTemplatesOf(deps.db, clinicId);
-    // The clinic's own label wordings, learnt from its clinicians' corrections (reading-corrections.service.ts).
-    const aliases = await activeAliasesOf(deps.db, clinicId);
-    done = 0;
-    report("reading", 0);
-    const read = await recognizeWorksheet(pages, {
-      now: options.now,
-      templates,
-      aliases,
-      onPage: () => report("reading", Math.min(1, ++done / pages.length)),
-    });
-    // The machine's SR added beside the sheet is merged again into the new reading.
-    result = await withAddedSr(deps, clinicId, row, read);
-  } catch (error) {
-    await writing;
-    const ours = error instanceof OcrInputError || error instanceof OcrFailure || error instanceof DicomSrError;
-    if (!ours && job.retryCount < QUEUES.ocr.retryLimit) {
-      // Not the file and not the reader: the queue tries again (its dead letter marks the worksheet failed).
-      throw error;
-    }
-    options.log?.(error);
-    const reason = failureReason(error);
-    await deps.db.transaction(async (tx) => {
-      const failed = await finishOcrJob(tx, clinicId, id, jobId, {
-        ocrStatus: "failed",
-        ocrStage: "failed",
-        ocrError: reason,
-      });
-      if (!failed) return;
-      await recordAudit(tx, {
-        action: "worksheet.ocr_failed",
-        ...audit,
-        details: { error: error instanceof Error ? error.name : "unknown" },
-        ip: data.ip,
-        requestId: data.requestId,
-      });
-    });
-    return;
+    await readAndStore();
+  } finally {
+    clearInterval(renewal);
   }
-  await finish(result);
 
-  /** Stores what was read, audited, if the run is still this job's. */
-  async function finish(result: OcrResult): Promise<void> {
-    await writing;
-    await deps.db.transaction(async (tx) => {
-      const stored = await finishOcrJob(tx, clinicId, id, jobId, {
-        ocrResult: result,
-        patientName: result.patientName,
-        patientDob: result.patientDob,
-        examDate: result.examDate,
-        scanType: result.scanType,
-        ocrProcessed: true,
-        ocrStatus: "completed",
-        ocrStage: "done",
-        ocrProgress: 1,
-        ocrError: null,
+  async function readAndStore(): Promise<void> {
+    const audit = { clinicId, actorUserId: data.actorUserId, entityType: "worksheet", entityId: id };
+    const pageCount = Math.max(1, sheet.pageCount);
+    let done = 0;
+    // Progress is written as it comes, one write at a time and never after the outcome.
+    let writing: Promise<unknown> = Promise.resolve();
+    const report = (stage: OcrStage, progress: number) => {
+      writing = writing
+        .then(() => setOcrProgress(deps.db, clinicId, id, jobId, stage, progress, lease))
+        .catch(() => {});
+    };
+    let result: OcrResult;
+    try {
+      report("loading", 0);
+      if (isDicomSr(sheet)) {
+        const file = await readClinicFile(deps.db, deps.store, clinicId, sheet.fileId);
+        if (!file) throw new Error("the worksheet's file is missing from the store");
+        return await finish(readVascularSr(file.data, { parameterCodes: deps.srCodes }));
+      }
+      // A one-page sheet's page stored at upload is read as it is; others are loaded again (issue 30).
+      const pages = await pagesForOcr(deps, clinicId, sheet, () => report("loading", Math.min(1, ++done / pageCount)));
+      const templates = await readingTemplatesOf(deps.db, clinicId);
+      // The clinic's own label wordings, learnt from its clinicians' corrections (reading-corrections.service.ts).
+      const aliases = await activeAliasesOf(deps.db, clinicId);
+      done = 0;
+      report("reading", 0);
+      const read = await recognizeWorksheet(pages, {
+        now: options.now,
+        templates,
+        aliases,
+        onPage: () => report("reading", Math.min(1, ++done / pages.length)),
       });
-      // Another run owns the row now: this one's result is not written, nor audited.
-      if (!stored) return;
-      await recordAudit(tx, {
-        action: "worksheet.ocr_completed",
-        ...audit,
-        details: {
-          confidence: result.confidence,
-          scanType: result.scanType,
-          measurements: result.measurements.length,
-          extracted: {
-            patientName: result.patientName !== null,
-            patientDob: result.patientDob !== null,
-            examDate: result.examDate !== null,
+      // The machine's SR added beside the sheet is merged again into the new reading.
+      result = await withAddedSr(deps, clinicId, sheet, read);
+    } catch (error) {
+      await writing;
+      const ours = error instanceof OcrInputError || error instanceof OcrFailure || error instanceof DicomSrError;
+      if (!ours && job.retryCount < QUEUES.ocr.retryLimit) {
+        // Not the file and not the reader: the queue tries again (its dead letter marks the worksheet failed); the
+        // next attempt need not wait for this one's lease to lapse.
+        await dropOcrLease(deps.db, clinicId, id, jobId, lease).catch(() => {});
+        throw error;
+      }
+      options.log?.(error);
+      const reason = failureReason(error);
+      await deps.db.transaction(async (tx) => {
+        const failed = await finishOcrJob(
+          tx,
+          clinicId,
+          id,
+          jobId,
+          { ocrStatus: "failed", ocrStage: "failed", ocrError: reason },
+          lease,
+        );
+        if (!failed) return;
+        await recordAudit(tx, {
+          action: "worksheet.ocr_failed",
+          ...audit,
+          details: { error: error instanceof Error ? error.name : "unknown" },
+          ip: data.ip,
+          requestId: data.requestId,
+        });
+      });
+      return;
+    }
+    await finish(result);
+
+    /** Stores what was read, audited, if the run is still this job's. */
+    async function finish(result: OcrResult): Promise<void> {
+      await writing;
+      await deps.db.transaction(async (tx) => {
+        const stored = await finishOcrJob(
+          tx,
+          clinicId,
+          id,
+          jobId,
+          {
+            ocrResult: result,
+            patientName: result.patientName,
+            patientDob: result.patientDob,
+            examDate: result.examDate,
+            scanType: result.scanType,
+            ocrProcessed: true,
+            ocrStatus: "completed",
+            ocrStage: "done",
+            ocrProgress: 1,
+            ocrError: null,
           },
-        },
-        ip: data.ip,
-        requestId: data.requestId,
+          lease,
+        );
+        // Another run owns the row now, or this attempt's lease lapsed: its result is not written, nor audited.
+        if (!stored) return;
+        await recordAudit(tx, {
+          action: "worksheet.ocr_completed",
+          ...audit,
+          details: {
+            confidence: result.confidence,
+            scanType: result.scanType,
+            measurements: result.measurements.length,
+            extracted: {
+              patientName: result.patientName !== null,
+              patientDob: result.patientDob !== null,
+              examDate: result.examDate !== null,
+            },
+          },
+          ip: data.ip,
+          requestId: data.requestId,
+        });
       });
-    });
+    }
   }
+}
+
+/**
+ * Takes the run's lease for this attempt and answers the row; null when the run is no longer this job's. While
+ * another attempt of the same job holds a live lease (the queue retried a job whose first attempt still runs: its
+ * expiry passed while it was renewing) this one waits for that attempt to end or its lease to lapse, never reading
+ * beside it.
+ */
+async function takeLease(db: Db, data: OcrJobData, lease: string, seconds: number): Promise<WorksheetRow | null> {
+  for (;;) {
+    const row = await findClinicWorksheet(db, data.clinicId, data.worksheetId);
+    if (!row || row.ocrJobId !== data.jobId || row.ocrStatus !== "processing") return null;
+    if (await takeOcrLease(db, data.clinicId, data.worksheetId, data.jobId, lease, seconds)) return row;
+    await new Promise((resolve) => setTimeout(resolve, (seconds * 1000) / 6));
+  }
+}
+
+/**
+ * How long an OCR attempt's lease lasts without renewal (OCR_LEASE_SECONDS): its worker renews it six times as
+ * often, so only a worker that died (or stalled that long) loses it.
+ */
+export const DEFAULT_OCR_LEASE_SECONDS = 30;
+
+/**
+ * Hands back to the queue the OCR jobs whose worker died: a run whose lease lapsed is released (one process wins
+ * each), and its job, still "active" in the queue, is failed now so the queue retries it (or dead-letters it past
+ * its retries) instead of waiting for its expiry. A job the queue no longer runs (settled, or already queued again)
+ * is left to itself; one it has settled while the run stayed open is failed as interrupted. Answers how many.
+ */
+export async function releaseLapsedOcr(deps: Pick<OcrJobDeps, "db" | "jobs">): Promise<number> {
+  const lapsed = await releaseLapsedOcrLeases(deps.db);
+  for (const run of lapsed) {
+    const state = await deps.jobs.state("ocr", run.ocrJobId);
+    if (state === "active") await deps.jobs.abandon("ocr", run.ocrJobId);
+    else if (state !== "created" && state !== "retry") {
+      await failDeadOcrJob(deps.db, { clinicId: run.clinicId, worksheetId: run.id, jobId: run.ocrJobId });
+    }
+  }
+  return lapsed.length;
+}
+
+/** Looks for lapsed OCR leases every third of a lease, in a process that works jobs; answers how to stop. */
+export function sweepLapsedOcr(
+  deps: Pick<OcrJobDeps, "db" | "jobs">,
+  leaseSeconds: number,
+  onError: (error: unknown) => void,
+): () => void {
+  let running = false;
+  const timer = setInterval(
+    () => {
+      if (running) return;
+      running = true;
+      releaseLapsedOcr(deps)
+        .catch(onError)
+        .finally(() => {
+          running = false;
+        });
+    },
+    (leaseSeconds * 1000) / 3,
+  );
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**
  * An OCR job that failed for good (its worker died on every try, or the database failed it): the worksheet is
  * marked failed so the clinician can run it again or type the data.
  */
-export async function failDeadOcrJob(db: Db, data: OcrJobData): Promise<void> {
+export async function failDeadOcrJob(
+  db: Db,
+  data: Pick<OcrJobData, "clinicId" | "worksheetId" | "jobId">,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const failed = await finishOcrJob(tx, data.clinicId, data.worksheetId, data.jobId, {
       ocrStatus: "failed",
@@ -283,11 +388,15 @@ export async function failDeadOcrJob(db: Db, data: OcrJobData): Promise<void> {
 }
 
 /** The OCR queue's handlers, in every process that works jobs. */
-export function registerOcrJobs(deps: OcrJobDeps, logger: Pick<Logger, "warn">): void {
+export function registerOcrJobs(
+  deps: OcrJobDeps,
+  logger: Pick<Logger, "warn">,
+  leaseSeconds = DEFAULT_OCR_LEASE_SECONDS,
+): void {
   const log = (data: OcrJobData) => (error: unknown) =>
     // The error object only: it never carries patient data (the OCR child reports reasons, not text).
     logger.warn({ err: error, worksheetId: data.worksheetId }, "worksheet OCR failed");
-  deps.jobs.handle<OcrJobData>("ocr", (data, job) => runOcrJob(deps, data, job, { log: log(data) }));
+  deps.jobs.handle<OcrJobData>("ocr", (data, job) => runOcrJob(deps, data, job, { log: log(data), leaseSeconds }));
   deps.jobs.handle<OcrJobData>("ocr-dead", (data) => failDeadOcrJob(deps.db, data));
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, ne, or, sql } from "drizzle-orm";
 import type { Queryable } from "../../db/client";
 import { worksheets } from "../../db/schema";
 
@@ -43,19 +43,34 @@ export async function claimForOcr(
 ): Promise<WorksheetRow | undefined> {
   const [row] = await db
     .update(worksheets)
-    .set({ ocrStatus: "processing", ocrError: null, ocrStage: "queued", ocrProgress: 0, ocrJobId: jobId })
+    .set({
+      ocrStatus: "processing",
+      ocrError: null,
+      ocrStage: "queued",
+      ocrProgress: 0,
+      ocrJobId: jobId,
+      ocrLease: null,
+      ocrLeaseUntil: null,
+    })
     .where(and(eq(worksheets.id, id), eq(worksheets.clinicId, clinicId), ne(worksheets.ocrStatus, "processing")))
     .returning();
   return row;
 }
 
-/** Only the run's own job, while the run is open, may write to it. */
-const openRun = (clinicId: number, id: number, jobId: string) =>
+/**
+ * Only the run's own job, while the run is open, may write to it; and of that job's attempts only the one holding
+ * the run's live lease (`lease`), or, without `lease`, anyone only while no attempt holds a live lease (a job
+ * that could not be queued, or one the queue gave up on). The database's clock decides, in the same statement.
+ */
+const openRun = (clinicId: number, id: number, jobId: string, lease?: string) =>
   and(
     eq(worksheets.id, id),
     eq(worksheets.clinicId, clinicId),
     eq(worksheets.ocrJobId, jobId),
     eq(worksheets.ocrStatus, "processing"),
+    lease === undefined
+      ? or(isNull(worksheets.ocrLease), sql`${worksheets.ocrLeaseUntil} <= now()`)
+      : and(eq(worksheets.ocrLease, lease), sql`${worksheets.ocrLeaseUntil} > now()`),
   );
 
 export async function setOcrProgress(
@@ -65,11 +80,12 @@ export async function setOcrProgress(
   jobId: string,
   stage: string,
   progress: number,
+  lease?: string,
 ): Promise<void> {
   await db
     .update(worksheets)
     .set({ ocrStage: stage, ocrProgress: progress })
-    .where(openRun(clinicId, id, jobId));
+    .where(openRun(clinicId, id, jobId, lease));
 }
 
 /** Ends the job's run with its outcome; undefined when the run is no longer the job's (nothing written). */
@@ -79,13 +95,86 @@ export async function finishOcrJob(
   id: number,
   jobId: string,
   values: Partial<typeof worksheets.$inferInsert>,
+  lease?: string,
 ): Promise<WorksheetRow | undefined> {
   const [row] = await db
     .update(worksheets)
-    .set(values)
-    .where(openRun(clinicId, id, jobId))
+    .set({ ...values, ocrLease: null, ocrLeaseUntil: null })
+    .where(openRun(clinicId, id, jobId, lease))
     .returning();
   return row;
+}
+
+/**
+ * An attempt of the job takes the run's lease for `seconds`: only when no other attempt holds a live one. Answers
+ * whether it did.
+ */
+export async function takeOcrLease(
+  db: Queryable,
+  clinicId: number,
+  id: number,
+  jobId: string,
+  lease: string,
+  seconds: number,
+): Promise<boolean> {
+  const rows = await db
+    .update(worksheets)
+    .set({ ocrLease: lease, ocrLeaseUntil: sql`now() + make_interval(secs => ${seconds})` })
+    .where(openRun(clinicId, id, jobId))
+    .returning({ id: worksheets.id });
+  return rows.length === 1;
+}
+
+/** The holder renews its lease; false when it no longer holds it (lapsed or taken): the attempt must stop. */
+export async function renewOcrLease(
+  db: Queryable,
+  clinicId: number,
+  id: number,
+  jobId: string,
+  lease: string,
+  seconds: number,
+): Promise<boolean> {
+  const rows = await db
+    .update(worksheets)
+    .set({ ocrLeaseUntil: sql`now() + make_interval(secs => ${seconds})` })
+    .where(openRun(clinicId, id, jobId, lease))
+    .returning({ id: worksheets.id });
+  return rows.length === 1;
+}
+
+/** The holder lets its lease go at once (its attempt failed and is retried): the next attempt need not wait. */
+export async function dropOcrLease(
+  db: Queryable,
+  clinicId: number,
+  id: number,
+  jobId: string,
+  lease: string,
+): Promise<void> {
+  await db
+    .update(worksheets)
+    .set({ ocrLease: null, ocrLeaseUntil: null })
+    .where(openRun(clinicId, id, jobId, lease));
+}
+
+/**
+ * Runs whose lease lapsed (their worker stopped renewing it: it died), released in one statement so that of several
+ * processes sweeping at once only one hands each back to the queue. Answers their jobs.
+ */
+export async function releaseLapsedOcrLeases(
+  db: Queryable,
+): Promise<Array<{ id: number; clinicId: number; ocrJobId: string }>> {
+  const rows = await db
+    .update(worksheets)
+    .set({ ocrLease: null, ocrLeaseUntil: null })
+    .where(
+      and(
+        eq(worksheets.ocrStatus, "processing"),
+        sql`${worksheets.ocrLeaseUntil} <= now()`,
+        sql`${worksheets.ocrLease} is not null`,
+      ),
+    )
+    .returning({ id: worksheets.id, clinicId: worksheets.clinicId, ocrJobId: worksheets.ocrJobId });
+  return rows.filter((row): row is { id: number; clinicId: number; ocrJobId: string } => row.ocrJobId !== null);
 }
 
 /** Every worksheet still "processing", across clinics, with its job (start-up recovery only). */
