@@ -17,7 +17,8 @@ import { finishOcrJob, renewOcrLease, takeOcrLease } from "./worksheets.reposito
  * a lease on the run that its worker renews; a lapsed lease hands the job back to the queue at once, and an
  * attempt whose lease lapsed writes nothing (it may only have stalled).
  */
-const LEASE_SECONDS = 1;
+// Long enough that a live attempt under a loaded CI machine keeps renewing it (every half second).
+const LEASE_SECONDS = 3;
 const logger = createLogger("silent");
 
 let database: Database;
@@ -115,7 +116,7 @@ describe("OCR leases: a dead worker's job comes back promptly, and is still read
         return row.ocrLease !== null && row.ocrLease !== "dead-attempt";
       }, 30);
       const recovery = (Date.now() - leaseTaken) / 1000;
-      // Lease (1 s) + a sweep (a third of it) + the queue's retry delay (2-4 s) + a poll (0.5 s): well under
+      // Lease (3 s) + a sweep (a third of it) + the queue's retry delay (2-4 s) + a poll (0.5 s): well under
       // 15 s. Before leases the job waited for the queue's expiry (600 s).
       expect(recovery).toBeLessThan(15);
 
@@ -171,5 +172,5 @@ describe("OCR leases: a dead worker's job comes back promptly, and is still read
     // The first attempt's outcome is refused; the second's is written.
     expect(await finishOcrJob(db, owner.clinicId, id, jobId, { ocrStatus: "failed" }, "first")).toBeUndefined();
     expect(await finishOcrJob(db, owner.clinicId, id, jobId, { ocrStatus: "failed" }, "second")).toBeDefined();
-  }, 60_000);
+  }, 120_000);
 });
