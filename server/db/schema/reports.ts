@@ -88,6 +88,9 @@ export const reports = pgTable(
       .on(t.clinicId, t.generatedAt.desc(), t.id.desc())
       .where(sql`${t.deletedAt} is null`),
     index("reports_clinic_exam_date_idx").on(t.clinicId, t.examDate),
+    // The reports list by exam date, either way: dated reports by a scan of this index, then the undated ones by
+    // id (report-list-pages.ts), so that a page starts from a bookmark instead of sorting the clinic's reports.
+    index("reports_clinic_live_exam_idx").on(t.clinicId, t.examDate, t.id).where(sql`${t.deletedAt} is null`),
     index("reports_clinic_patient_dob_idx").on(t.clinicId, t.patientDob),
     // The prior-study lookup by MRN (prior-report.service.ts compares lower(trim(mrn))); by name it uses the DOB index.
     index("reports_clinic_finalized_mrn_idx")

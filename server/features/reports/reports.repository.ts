@@ -13,6 +13,7 @@ import {
   users,
   worksheets,
 } from "../../db/schema";
+import { listVersion, pageFromBookmarks, pageIdsFrom } from "./report-list-pages";
 
 export type ReportRow = typeof reports.$inferSelect;
 export type NewReportRow = typeof reports.$inferInsert;
@@ -119,15 +120,14 @@ function tokenCondition(token: SearchToken): SQL {
   return or(...alternatives)!;
 }
 
-/** One key of a list order; `reversed` is the same key read from the other end (a backward index scan). */
+/** One key of a list order (the outer sort of a page's rows; the page itself is chosen by report-list-pages). */
 type OrderKey = { column: AnyColumn; desc: boolean; nullsLast: boolean };
 const key = (column: AnyColumn, desc: boolean, nullsLast = true): OrderKey => ({ column, desc, nullsLast });
-const orderSql = (keys: OrderKey[], reversed = false) =>
-  keys.map(({ column, desc, nullsLast }) => {
-    const d = desc !== reversed;
-    const last = nullsLast !== reversed;
-    return sql`${column} ${sql.raw(d ? "desc" : "asc")} ${sql.raw(last ? "nulls last" : "nulls first")}`;
-  });
+const orderSql = (keys: OrderKey[]) =>
+  keys.map(
+    ({ column, desc, nullsLast }) =>
+      sql`${column} ${sql.raw(desc ? "desc" : "asc")} ${sql.raw(nullsLast ? "nulls last" : "nulls first")}`,
+  );
 
 const newestFirstKeys = [key(reports.generatedAt, true), key(reports.id, true)];
 const newestFirst = orderSql(newestFirstKeys);
@@ -140,7 +140,7 @@ const orders: Record<ReportSort, OrderKey[]> = {
   exam_asc: [key(reports.examDate, false), key(reports.id, false)],
 };
 
-/** Below this many rows skipped a page is read forwards in one statement; deeper ones look at the total first. */
+/** Below this many rows skipped a page is read from the start in one statement; deeper ones from bookmarks. */
 const DEEP_OFFSET = 600;
 
 const statusConditions: Record<ReportStatusFilter, SQL> = {
@@ -161,11 +161,11 @@ function filterConditions(filters: ReportFilters = {}): SQL[] {
 }
 
 /**
- * One page and its total. The page's ids are chosen first, in the order of reports_clinic_live_idx (an index-only
- * scan for the list), so that a deep page joins the names of its 12 rows only, not of every row it skips. A page
- * near the start is one statement (the total an uncorrelated subquery). A deep page (issue 30) reads the total
- * first and then takes its rows from whichever end of the index is nearer, the backward scan in the reversed order:
- * the last page costs what the first does, and no page skips more than half the matching rows.
+ * One page and its total. The page's ids are chosen first, in the order of an index (an index-only scan for the
+ * list), so that the page joins the names of its own rows only. A page near the start is one statement (the total
+ * an uncorrelated subquery). A deeper one (issue 30) starts from the nearest bookmark of its query, a (key, id)
+ * kept every 100 rows while the clinic's report-list version is unchanged (report-list-pages.ts): it skips at most
+ * 99 rows at any depth.
  */
 export async function listReports(
   db: Queryable,
@@ -173,8 +173,9 @@ export async function listReports(
   search: ReportSearch,
 ): Promise<{ rows: ReportWithPeople[]; total: number }> {
   const filters = filterConditions(search.filters);
-  const where = and(live(clinicId), ...search.tokens.map(tokenCondition), ...filters, search.critical ?? undefined);
-  const keys = orders[search.sort ?? "generated_desc"];
+  const where = and(live(clinicId), ...search.tokens.map(tokenCondition), ...filters, search.critical ?? undefined)!;
+  const sort = search.sort ?? "generated_desc";
+  const keys = orders[sort];
   // Unfiltered totals come from the trigger-kept counter: counting 100,000 rows per page is too slow.
   const total =
     search.tokens.length === 0 && filters.length === 0 && !search.critical
@@ -184,39 +185,37 @@ export async function listReports(
     const [count] = await db.select({ total: total.mapWith(Number) }).from(sql`(select 1) as one`);
     return count?.total ?? 0;
   };
-  const pageIds = (limit: number, offset: number, reversed: boolean) =>
+  const withPeople = (totalOfRows: SQL<number>, pageIds: SQL) =>
     db
-      .select({ pageId: sql<number>`${reports.id}`.as("page_id") })
+      .select({
+        ...reportWithPeople,
+        total: totalOfRows.mapWith(Number),
+        version: listVersion(clinicId).mapWith(Number),
+      })
       .from(reports)
-      .where(where)
-      .orderBy(...orderSql(keys, reversed))
-      .limit(limit)
-      .offset(offset)
-      .as("page");
-  const withPeople = (totalOfRows: SQL<number>, page: ReturnType<typeof pageIds>) =>
-    db
-      .select({ ...reportWithPeople, total: totalOfRows.mapWith(Number) })
-      .from(reports)
-      .innerJoin(page, eq(page.pageId, reports.id))
+      .innerJoin(sql`${pageIds} as page`, sql`page.page_id = ${reports.id}`)
       .leftJoin(physicians, and(eq(physicians.id, reports.physicianId), eq(physicians.clinicId, reports.clinicId)))
       .leftJoin(finalizer, eq(finalizer.id, reports.finalizedBy))
       .leftJoin(amender, eq(amender.id, reports.amendedBy))
       .orderBy(...orderSql(keys));
-
-  if (search.offset < DEEP_OFFSET) {
-    const rows = await withPeople(total, pageIds(search.limit, search.offset, false));
-    if (rows.length > 0) return { rows, total: rows[0]!.total };
+  const fromStart = async () => {
+    const rows = await withPeople(total, pageIdsFrom(sort, where, 0, null, search.offset, search.limit));
     // A page past the end has no row to carry the total.
-    return { rows: [], total: await countTotal() };
-  }
-  const count = await countTotal();
-  if (search.offset >= count) return { rows: [], total: count };
-  const take = Math.min(search.limit, count - search.offset);
-  // Rows after the page, counted from the end: read backwards when that is shorter than the rows before it.
-  const after = count - search.offset - take;
-  const page = after < search.offset ? pageIds(take, after, true) : pageIds(take, search.offset, false);
-  return { rows: await withPeople(sql<number>`${count}`, page), total: count };
+    return { rows: rows.map(withoutCounts), total: rows.length > 0 ? rows[0]!.total : await countTotal() };
+  };
+  if (search.offset < DEEP_OFFSET) return fromStart();
+  const page = await pageFromBookmarks(db, clinicId, sort, where, search.offset, search.limit, (pageIds) =>
+    withPeople(sql<number>`0`, pageIds),
+  );
+  // Null only when the clinic's reports changed under every try: one statement, OFFSET from the start.
+  return page ? { rows: page.rows.map(withoutCounts), total: page.total } : fromStart();
 }
+
+const withoutCounts = ({
+  total: _total,
+  version: _version,
+  ...row
+}: ReportWithPeople & { total: number; version: number }) => row;
 
 export async function recentReports(db: Queryable, clinicId: number, limit: number): Promise<ReportWithPeople[]> {
   return selectReportsWithPeople(db)

@@ -1,0 +1,1 @@
+CREATE INDEX "reports_clinic_live_exam_idx" ON "reports" USING btree ("clinic_id","exam_date","id") WHERE "reports"."deleted_at" is null;
