@@ -13,6 +13,11 @@
 // dotted leader, labels right-aligned against their values, a label over its box, three fields a line, condensed,
 // narrow and monospaced form fonts, three more handwriting fonts.
 //
+// --leaders draws every sheet's header as a typed form with leaders, from a random stream of its own (without it every
+// seed gives the very same files as before): the label, then a run of points, underscores or spaced points up to a
+// column (or a fixed length), then the value after the run ("Referring ........ Dr X"); or the value written over a
+// dotted line (the --wide "dotted" style); labels with or without their colon.
+//
 // --plaque draws, on carotid sheets, a plaque section per side (its vessel in the heading) with echogenicity and
 // surface check boxes, worded, boxed and marked in varied ways, from a random stream of its own (without it every
 // seed gives the very same files as before); the ticked ones are the ground truth's `plaque` observations
@@ -52,6 +57,7 @@ const OUT = path.resolve(args.out ?? "varied");
 const PDF_EVERY = Number(args["pdf-every"] ?? 7);
 const WIDE = args.wide !== undefined;
 const PLAQUE = args.plaque !== undefined;
+const LEADERS = args.leaders !== undefined;
 fs.mkdirSync(OUT, { recursive: true });
 
 const FORM_FONTS = [
@@ -360,7 +366,7 @@ function renderPage(rng, doc) {
   const colW = innerW / cols;
   const boxes = {};
   const style = doc.form.fieldStyle;
-  const rowH = ["inline", "table", "aligned", "dotted", "right", "flow"].includes(style)
+  const rowH = ["inline", "table", "aligned", "dotted", "right", "flow", "leader"].includes(style)
     ? doc.form.rowH
     : doc.form.rowH + 40;
   // --wide "flow": fields one after another along the line ("Name: ____  DOB: ____  Date: ____"), each with room
@@ -396,6 +402,19 @@ function renderPage(rng, doc) {
         for (let dx = vx; dx < x + colW - 40; dx += 9) ctx.fillRect(dx, y + 2, 3, 3);
       } else if (doc.form.underline) ctx.fillRect(vx - 6, y + 8, Math.max(120, colW - valueAt - 40), 2);
       boxes[key] = writeValue(value, vx + 6 + jitter(-4, 24), y + jitter(-6, 4));
+    } else if (style === "leader") {
+      // --leaders: "Label ........ value": a typed run of the leader's glyph up to a column or for a set length.
+      const y = yTop + rowH * 0.62;
+      ctx.fillText(label, x, y);
+      const from = x + lw + doc.form.leaderGap;
+      const to = Math.max(
+        from + 60,
+        doc.form.leaderTo === "column" ? x + valueAt + doc.form.leaderRun : from + doc.form.leaderRun,
+      );
+      let run = "";
+      while (ctx.measureText(run + doc.form.leaderGlyph).width < to - from) run += doc.form.leaderGlyph;
+      ctx.fillText(run, from, y);
+      boxes[key] = writeValue(value, from + ctx.measureText(run).width + 12 + jitter(0, 16), y + jitter(-6, 4));
     } else if (style === "above-box") {
       const y = yTop + labelSize + 2;
       ctx.fillText(label, x, y);
@@ -671,6 +690,21 @@ for (let i = 0; i < COUNT; i++) {
     if (wrng.chance(0.3)) doc.handFont = wrng.pick(WIDE_HAND_FONTS);
     doc.form.flowGap = wrng.i(30, 90);
     if (["aligned", "right", "dotted"].includes(doc.form.fieldStyle)) doc.form.columns = wrng.pick([1, 1, 2]);
+  }
+  if (LEADERS) {
+    // Its own stream, like --wide.
+    const lrng = makeRng(hashSeed(SEED, i, "varied-leaders"));
+    doc.form.fieldStyle = lrng.pick(["leader", "leader", "leader", "dotted"]);
+    doc.form.leaderGlyph = lrng.pick([".", ".", "_", ". ", "-"]);
+    doc.form.leaderTo = lrng.pick(["column", "fixed"]);
+    doc.form.leaderRun = lrng.i(40, 160);
+    doc.form.leaderGap = lrng.i(4, 20);
+    doc.form.columns = 1;
+    if (lrng.chance(0.5)) {
+      doc.labels = Object.fromEntries(
+        Object.entries(doc.labels).map(([k, l]) => [k, k === "comments" ? l : l.replace(/:$/, "")]),
+      );
+    }
   }
   if (PLAQUE && template === "carotid") {
     // Its own stream, like --wide.

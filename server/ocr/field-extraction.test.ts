@@ -457,3 +457,71 @@ describe("names of the referrer and sonographer (issue 23, fourth session)", () 
     expect(fields.referringPhysician.value).toBe("DrP. Sullivan");
   });
 });
+
+describe("labels, a leader of points, dashes or underscores, then the value (issue 23, fifth session)", () => {
+  const read = (regions: ReturnType<typeof at>[]) => extractSheetFields(regions, now);
+
+  it("pairs every header field across a leader printed in the label's region or in one of its own", () => {
+    const fields = read([
+      // The leader read in the label's region: a short label without its colon.
+      at("UR No. ------", { u: 100, v: 300 }),
+      at("MRN819855", { u: 420, v: 300 }),
+      at("Sex (M/F) ----", { u: 100, v: 360 }),
+      at("M", { u: 420, v: 360 }),
+      // The leader found as a region of its own, between the label and the value.
+      at("DOB (dd/mm/yyyy)", { u: 100, v: 420 }),
+      at(".........", { u: 300, v: 420 }),
+      at("28-11-2003", { u: 420, v: 420 }),
+      at("Exam date .", { u: 100, v: 480 }),
+      at("...........", { u: 240, v: 480 }),
+      at("2020-11-29", { u: 420, v: 480 }),
+      at("Requested by", { u: 100, v: 540 }),
+      at("______________", { u: 250, v: 540 }),
+      at("Dr K. Brennan", { u: 420, v: 540 }),
+      at("Tech --------", { u: 100, v: 600 }),
+      at("CF", { u: 420, v: 600 }),
+      at("Reason for exam ........", { u: 100, v: 660 }),
+      at("skin changes", { u: 420, v: 660 }),
+      // "Patient name / ID": the slash and its word are the label's.
+      at("Patient name / ID", { u: 100, v: 720 }),
+      at("ANTHONY GALLAGHER", { u: 420, v: 720 }),
+    ]);
+    expect(fields.mrn.value).toBe("MRN819855");
+    expect(fields.sex.value).toBe("male");
+    expect(fields.patientDob.value).toBe("2003-11-28");
+    expect(fields.examDate.value).toBe("2020-11-29");
+    expect(fields.referringPhysician.value).toBe("Dr K. Brennan");
+    expect(fields.sonographer.value).toBe("CF");
+    expect(fields.indication.value).toBe("skin changes");
+    expect(fields.patientName.value).toBe("ANTHONY GALLAGHER");
+  });
+
+  it("reads values typed over a dotted line in the label's region, with the line's points at their ends", () => {
+    const fields = read([
+      at("Name .THOMAS....LEE.", { u: 100, v: 300 }),
+      at("Patient ID: .UR755471.", { u: 100, v: 360 }),
+      at("Tech .C..FOX.", { u: 100, v: 420 }),
+      at("REASON: .venous. ulcer.", { u: 100, v: 480 }),
+      at("Gender .FEMALE.", { u: 100, v: 540 }),
+    ]);
+    expect(fields.patientName.value).toBe("THOMAS LEE");
+    expect(fields.mrn.value).toBe("UR755471");
+    expect(fields.sonographer.value).toBe("C. FOX");
+    expect(fields.indication.value).toBe("venous ulcer");
+    expect(fields.sex.value).toBe("female");
+  });
+
+  it("parts two names at a single point of the line, keeps one name whole", () => {
+    const two = read([at("Patient Name: .Karen.Robinson.", { u: 100, v: 300 })]);
+    expect(two.patientName.value).toBe("Karen Robinson");
+    const one = read([at("Patient Name: .Karen..BEAT.RICE.", { u: 100, v: 300 })]);
+    expect(one.patientName.value).toBe("Karen BEATRICE");
+  });
+
+  it("reads a sex among a leader's end read as a letter, but not two sexes", () => {
+    const fields = read([at("Sex (M/F)..... I", { u: 100, v: 300 }), at("m", { u: 330, v: 300 })]);
+    expect(fields.sex.value).toBe("male");
+    const both = read([at("Sex:", { u: 100, v: 300 }), at("M F", { u: 330, v: 300 })]);
+    expect(both.sex.value).toBeNull();
+  });
+});

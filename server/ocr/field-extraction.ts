@@ -27,7 +27,7 @@ import {
   unknownLabel,
 } from "./field-labels";
 import { linesBelow, pairValue } from "./key-value-pairing";
-import { nameLexicon } from "./name-lexicon";
+import { BROAD_ONLY_RANK, nameLexicon } from "./name-lexicon";
 import { isNameShaped } from "./name-line";
 import { type NameWord, rescoreNameWord } from "./name-rescoring";
 import { centerV, groupLines, heightOf, type ReadRegion } from "./read-region";
@@ -78,7 +78,7 @@ function valuePieces(label: ReadRegion, hit: LabelHit, regions: ReadRegion[], is
     // A value written in the label's own region: its own reading when there is one (dates), else its steps.
     pieces.push(label.value ? { region: label.value, from: 0 } : { region: label, from: hit.endStep });
   }
-  const paired = pairValue(label, regions, isLabel, isSliver);
+  const paired = pairValue(label, regions, isLabel, isNoiseBetween);
   if (paired.place === "right") {
     const first = paired.regions[0]!;
     const h = heightOf(label);
@@ -103,7 +103,7 @@ function valuePieces(label: ReadRegion, hit: LabelHit, regions: ReadRegion[], is
   } else if (pieces.length === 0 && paired.place === "below") {
     // Comments run over the write-on lines under their label.
     const lines =
-      hit.field === "comments" ? linesBelow(label, regions, COMMENT_LINES, isLabel, isSliver) : [paired.regions];
+      hit.field === "comments" ? linesBelow(label, regions, COMMENT_LINES, isLabel, isNoiseBetween) : [paired.regions];
     pieces.push(...lines.flat().map((region) => ({ region, from: 0 })));
   }
   return pieces;
@@ -158,6 +158,17 @@ export function isSliver(region: ReadRegion, line: ReadRegion[]): boolean {
   }
   return covered >= 0.6 * width;
 }
+
+/**
+ * A region that read only a leader's marks (points, dashes, underscores, a bracket or bar at its end): the printed
+ * line between a label and its value ("Gender ......  Female"), never a value of its own.
+ */
+export function isLeaderOnly(region: ReadRegion): boolean {
+  return /^[\s.\-_=~·…:;,'"`|[\]]*[.\-_=~·…|[\]][\s.\-_=~·…:;,'"`|[\]]*$/.test(region.read.text);
+}
+
+/** What lies between a label and its value and is no part of it: a sliver over the colon, a leader's run. */
+const isNoiseBetween = (region: ReadRegion, line: ReadRegion[]) => isLeaderOnly(region) || isSliver(region, line);
 
 function unionBox(boxes: Box[]): Box | null {
   if (boxes.length === 0) return null;
@@ -283,17 +294,18 @@ function spansOf(pieces: Piece[]): Span[] {
 }
 
 /** A patient's name (or one part of it) from its spans: decoded as letters, each word checked against the lexicon. */
-function readName(spans: Span[], box: Box | null): OcrField {
+function readName(spans: Span[], box: Box | null, afterLeader = false): OcrField {
   let decoded = spans.map((s) => ctcDecode(s.matrix, NAME_CHARS, s.from, s.to));
   // Written over a dotted line: words are where the points run (leaderWords), not where a gap is wider.
-  const leader = onDottedLeader(decoded);
+  const leader = afterLeader || onDottedLeader(decoded);
+  const gaps = gapsPartWords(decoded);
   if (leader) decoded = decoded.map((d) => leaderWords(d, true));
   const joined = joinPieces(
     decoded.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
     " ",
-    !leader,
+    gaps,
   );
-  const checked = checkNameWords(decoded, spans, !leader);
+  const checked = checkNameWords(decoded, spans, gaps);
   const value = cleanName(checked.text);
   return /[A-Za-z]{2}/.test(value) ? { value, confidence: joined.confidence * checked.factor, box } : EMPTY;
 }
@@ -303,9 +315,25 @@ function readName(spans: Span[], box: Box | null): OcrField {
  * two points in a row, or points inside two words of letters.
  */
 export function onDottedLeader(decoded: Decoded[]): boolean {
-  const text = decoded.map((d) => d.text).join(" ");
-  return /\.\s*\./.test(text) || (text.match(/[A-Za-z]{2}\.(?=[A-Za-z]{2})/g)?.length ?? 0) >= 2;
+  return onRunOfPoints(decoded) || startsOnLeader(decoded);
 }
+
+const textOf = (decoded: Decoded[]) => decoded.map((d) => d.text).join(" ");
+
+/** Points in a run, or inside two words of letters: the dotted line shows between and inside the words. */
+const onRunOfPoints = (decoded: Decoded[]) => {
+  const text = textOf(decoded);
+  return /\.\s*\./.test(text) || (text.match(/[A-Za-z]{2}\.(?=[A-Za-z]{2})/g)?.length ?? 0) >= 2;
+};
+
+/**
+ * A value never starts with a point: one before its first letter is the dotted line showing (".Karen.Robinson.",
+ * ".UR755471."). Weaker evidence than a run of points: its words are still parted where a gap is wide too.
+ */
+const startsOnLeader = (decoded: Decoded[]) => /^\s*\.[A-Za-z0-9]/.test(textOf(decoded));
+
+/** Whether wide gaps between letters part words: not over a run of points, whose dots make gaps of their own. */
+const gapsPartWords = (decoded: Decoded[]) => !onRunOfPoints(decoded);
 
 /**
  * The words of a reading over a dotted leader: a run of two or more points (the gap between two words, where the
@@ -328,7 +356,10 @@ export function leaderWords(d: Decoded, joinSingle = false): Decoded {
     const initial = /[A-Za-z]/.test(before) && !/[A-Za-z]/.test(chars.at(-2)?.char ?? " ");
     if (initial) chars.push(c);
     const spaced = d.chars.slice(i, j + 1).some((x) => x.char === " ");
-    if ((points >= 2 || initial || spaced || !joinSingle) && chars.at(-1)?.char !== " ") {
+    if (
+      (points >= 2 || initial || spaced || !joinSingle || twoNamesAround(chars, d.chars, j)) &&
+      chars.at(-1)?.char !== " "
+    ) {
       chars.push({ ...c, char: " " });
     }
     i = j;
@@ -344,21 +375,51 @@ export function leaderWords(d: Decoded, joinSingle = false): Decoded {
   };
 }
 
+/**
+ * A single point between two words of a name over a dotted line: the gap between two names ("Karen.Robinson", in
+ * print the dots show only between words) when both sides are names and the letters together are none; in a name
+ * the dots showed through ("BEAT.RICE") it is dropped.
+ */
+function twoNamesAround(before: DecodedChar[], all: DecodedChar[], pointEnd: number): boolean {
+  let k = before.length;
+  while (k > 0 && /[A-Za-z]/.test(before[k - 1]!.char)) k--;
+  const left = before
+    .slice(k)
+    .map((c) => c.char)
+    .join("");
+  let e = pointEnd + 1;
+  while (e < all.length && /[A-Za-z]/.test(all[e]!.char)) e++;
+  const right = all
+    .slice(pointEnd + 1, e)
+    .map((c) => c.char)
+    .join("");
+  if (left.length < 2 || right.length < 2) return false;
+  const lexicon = nameLexicon();
+  const listed = (w: string) => lexicon.rank(w) < BROAD_ONLY_RANK;
+  return !lexicon.has(left + right) && listed(left) && listed(right);
+}
+
 /** A header field's text from its spans (any character), through the field's own grammar. */
-function readHeaderText(field: (typeof ocrHeaderFieldNames)[number], spans: Span[], box: Box | null): OcrField {
+function readHeaderText(
+  field: (typeof ocrHeaderFieldNames)[number],
+  spans: Span[],
+  box: Box | null,
+  afterLeader = false,
+): OcrField {
   // Names of people have no digits: a handwritten "S." is read among letters only, not as "8.".
   const person = field === "referringPhysician" || field === "sonographer";
   let decoded = spans.map((s) => ctcDecode(s.matrix, person ? NAME_CHARS : undefined, s.from, s.to));
   // Over a dotted leader, points are the line's, except in a record number ("123.456").
-  const leader = field !== "mrn" && onDottedLeader(decoded);
+  const leader = field !== "mrn" && (afterLeader || onDottedLeader(decoded));
+  const gaps = !leader || gapsPartWords(decoded);
   if (leader) decoded = decoded.map((d) => leaderWords(d));
   const joined = joinPieces(
     decoded.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
     " ",
-    !leader,
+    gaps,
   );
   // A referrer's or sonographer's surname is checked against the name lexicon like the patient's ("Huqhes").
-  const checked = person ? checkNameWords(decoded, spans, !leader) : { text: joined.text, factor: 1 };
+  const checked = person ? checkNameWords(decoded, spans, gaps) : { text: joined.text, factor: 1 };
   const value = HEADER_GRAMMARS[field](checked.text);
   return value ? { value, confidence: joined.confidence * checked.factor, box } : { value: null, confidence: 0, box };
 }
@@ -443,8 +504,8 @@ export function extractSheetFields(
     }
     const read =
       field === "patientName" || field === "surname" || field === "givenName"
-        ? readName(spans, box)
-        : readHeaderText(field, spans, box);
+        ? readName(spans, box, hit.leader)
+        : readHeaderText(field, spans, box, hit.leader);
     if (better(found[field], read)) found[field] = { ...read, regions: pieces.map((p) => p.region) };
   }
 

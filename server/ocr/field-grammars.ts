@@ -54,7 +54,10 @@ const DIGIT_LOOKALIKES: Record<string, string> = {
  * digits with separators. Letters among the digits are the recogniser's look-alikes and read as digits.
  */
 export function parseMrn(text: string): string | null {
-  const value = trimEnds(text).replace(/^(no|#)\.?\s*/i, "");
+  // A point after the number is a sentence's or a dotted line's, never the number's ("UR755471.").
+  const value = trimEnds(text)
+    .replace(/[\s.]+$/, "")
+    .replace(/^(no|#)\.?\s*/i, "");
   const match = /^([A-Za-z]{0,4})\s*(.*)$/.exec(value)!;
   const prefix = match[1]!;
   const rest = match[2]!.replace(/\s+/g, "");
@@ -67,6 +70,16 @@ export function parseMrn(text: string): string | null {
 
 /** Sex as the contract has it: "male", "female" or "other", from "M", "F", "Male", "female", "X", "Other", ... */
 export function parseSex(text: string): "male" | "female" | "other" | null {
+  const words = text.split(/[\s.\-_=~·…|]+/).filter((w) => /[A-Za-z]/.test(w));
+  if (words.length > 1) {
+    // A leader's end read as a letter beside the value ("I m"): the one word that is a sex, if only one is.
+    const read = words.map(parseWord).filter((w) => w !== null);
+    return read.length === 1 ? read[0]! : null;
+  }
+  return parseWord(text);
+}
+
+function parseWord(text: string): "male" | "female" | "other" | null {
   const word = text.toLowerCase().replace(/[^a-z]/g, "");
   if (word === "m" || word === "male" || word === "man") return "male";
   if (word === "f" || word === "female" || word === "woman") return "female";

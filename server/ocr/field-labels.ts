@@ -223,7 +223,14 @@ export function lexiconFieldOf(wording: string): LabelField | null | undefined {
   return hit ? hit.field : undefined;
 }
 
-export type LabelHit = { field: LabelField | null; endStep: number; length?: number; colon?: boolean };
+export type LabelHit = {
+  field: LabelField | null;
+  endStep: number;
+  length?: number;
+  colon?: boolean;
+  /** A leader of points or dashes runs from the label towards its value. */
+  leader?: boolean;
+};
 
 /** Labels this long may have one letter misread, added or lost. */
 const FUZZY_LABEL_LENGTH = 6;
@@ -294,27 +301,67 @@ function matchChars(
       if (/[A-Za-z]/.test(chars[endIndex + 1]?.char ?? "") && !titleFollows(field, chars, endIndex)) continue;
       if (chars.slice(0, endIndex).some((c) => c.char === ":")) continue;
       let next = endIndex + 1;
-      while (next < chars.length && /[.\s]/.test(chars[next]!.char)) next++;
+      // Points after the label are its abbreviation's, or a leader's run ("UR No. ------", "Exam date .......").
+      while (next < chars.length && LEADER.test(chars[next]!.char)) next++;
       const tailFrom = next;
       next = labelTailEnd(chars, next, label.length >= 5 && label !== "date");
+      // A leader after the label's remark ("Sex (M/F) ----") is the label's too.
+      while (next > tailFrom && next < chars.length && /[-_=~·…]/.test(chars[next]!.char)) next++;
       const colon = chars[next]?.char === ":";
       const named = headWordField(chars.slice(tailFrom, next), field, entries);
-      const whole = chars.slice(next).every((c) => /[\s:.#]/.test(c.char));
+      const whole =
+        chars.slice(next).every((c) => /[\s:.#]/.test(c.char) || LEADER.test(c.char)) || slashTail(chars.slice(next));
+      // A run of points or dashes from the label to its value, as printed forms lead the eye ("Tech .......  CF",
+      // "Name .THOMAS LEE." written over the dots), stands for the colon.
+      const leader = leaderFollows(chars, endIndex) || (next > tailFrom && leaderFollows(chars, next - 1));
       // A short label like "name" or "id" must be followed by a colon, otherwise it is a word of some value; or by
       // digits, which no name has ("DOB 1/3/1975" whose faint colon was not read); or stand alone.
       const digitsFollow = chars.slice(next).some((c) => /\d/.test(c.char));
       // The typed value may follow the label's remark ("Name (Last, First) SCHNEIDER, Patricia").
       const typed =
         typedValueFollows(field, chars, endIndex) || (next > tailFrom && typedValue(field, chars.slice(next)));
-      if (label.length <= 4 && !colon && !digitsFollow && !whole && !typed) continue;
-      if ((fuzzy || colonOnly) && !colon) continue;
+      if (label.length <= 4 && !colon && !digitsFollow && !whole && !typed && !leader) continue;
+      if (colonOnly && !colon) continue;
+      if (fuzzy && !colon && !leader) continue;
       // ")" closes a remark the label word took the last letter of ("Given name(s)").
-      while (next < chars.length && /[:\s.#)]/.test(chars[next]!.char)) next++;
+      while (next < chars.length && (/[:\s.#)]/.test(chars[next]!.char) || LEADER.test(chars[next]!.char))) next++;
+      if (whole) next = chars.length;
       const endStep = next < chars.length ? chars[next]!.step - 1 : steps;
-      return { field: named, endStep: Math.max(0, endStep), length, colon };
+      return { field: named, endStep: Math.max(0, endStep), length, colon, ...(leader ? { leader } : {}) };
     }
   }
   return null;
+}
+
+/** What a leader line reads as: points, dashes, underscores, and the spaces between them. */
+const LEADER = /[.\s\-_=~·…]/;
+
+/**
+ * A leader after the label: two or more of its points or dashes, or a point standing alone before the value's first
+ * letter (".THOMAS", a dotted line under the value showing at its ends).
+ */
+function leaderFollows(chars: { char: string }[], endIndex: number): boolean {
+  const rest = chars
+    .slice(endIndex + 1)
+    .map((c) => c.char)
+    .join("");
+  // After the label's colon too ("REASON: .venous. ulcer.").
+  const colon = /^\s*:/.test(rest);
+  const after = rest.replace(/^\s*:/, "");
+  const single = colon ? /^\s*[.\-_~·…]\s*[A-Za-z0-9]/ : /^\s+[.\-_~·…]\s*[A-Za-z0-9]/;
+  return /^\s*[.\-_=~·…]\s*[.\-_=~·…]/.test(after) || single.test(after);
+}
+
+/**
+ * What follows a label in its own region is the label's when it is a second short label after a slash ("Patient
+ * name / ID", "Name/UR"), the value standing apart on the line.
+ */
+function slashTail(chars: { char: string }[]): boolean {
+  const rest = chars
+    .map((c) => c.char)
+    .join("")
+    .replace(/[.\-_=~·…\s]+$/, "");
+  return /^\s*\/\s*[A-Za-z]{1,4}(?:\s*\/\s*[A-Za-z]{1,4})?\s*:?$/.test(rest);
 }
 
 /** A doctor's title starts the value right after a referrer's label, with no space between ("Ref DrDr. Y Hughes"). */
@@ -438,9 +485,12 @@ function typedValueFollows(field: LabelField | null, chars: { char: string }[], 
 
 /** Whether `chars` read as a value of the label's own type (typedValueFollows). */
 function typedValue(field: LabelField | null, chars: { char: string }[]): boolean {
+  // Over a dotted line the value reads with points at its ends and between its words (".THOMAS....LEE.").
   const rest = chars
     .map((c) => c.char)
     .join("")
+    .replace(/[.\-_=~·…]{2,}/g, " ")
+    .replace(/^[\s.\-_=~·…]+|[\s.\-_=~·…]+$/g, "")
     .trim();
   if (field === "patientName") return /^[A-Za-z][A-Za-z'.-]*(,?\s+[A-Za-z][A-Za-z'.-]*){1,3}$/.test(rest);
   if (field === "sex") return parseSex(rest) !== null;

@@ -227,6 +227,32 @@ describe("rescoreNameWord", () => {
     expect(rescoreNameWord({ text: "ANDERSSON", matrix: m, from: 0, to: m.steps }, names).text).toBe("ANDERSON");
   });
 
+  it("never replaces a surname read plainly by a lexicon name, listed or not", () => {
+    // Clean print: every letter at 0.97, the "V" also a little like a "U" (2 %).
+    const plain = (names: ReturnType<typeof fromWords>) => {
+      const m = syntheticRegion("LINDQVIST", { u: 0, v: 0 }, 0.97, { 5: { char: "U", prob: 0.02 } }).matrix;
+      return rescoreNameWord({ text: "LINDQVIST", matrix: m, from: 0, to: m.steps }, names).text;
+    };
+    // Not listed: before, the common "LINDQUIST" (1/50 of the reading's probability) replaced it.
+    expect(plain(fromWords([], new Map([["lindquist", 3000]])))).toBe("LINDQVIST");
+    // Listed but rare, the common spelling one edit away.
+    expect(
+      plain(
+        fromWords(
+          [],
+          new Map([
+            ["lindquist", 3000],
+            ["lindqvist", 90000],
+          ]),
+        ),
+      ),
+    ).toBe("LINDQVIST");
+    // The same letters read without confidence (a scrawl at 0.6 a letter, the "U" at 0.3) are still corrected.
+    const m = syntheticRegion("LINDQVIST", { u: 0, v: 0 }, 0.6, { 5: { char: "U", prob: 0.3 } }).matrix;
+    const names = fromWords([], new Map([["lindquist", 3000]]));
+    expect(rescoreNameWord({ text: "LINDQVIST", matrix: m, from: 0, to: m.steps }, names).text).toBe("LINDQUIST");
+  });
+
   it("leaves a common name as read", () => {
     const m = syntheticRegion("Thomas", { u: 0, v: 0 }).matrix;
     expect(rescoreNameWord({ text: "Thomas", matrix: m, from: 0, to: m.steps }, lexicon)).toEqual({

@@ -25,6 +25,13 @@ const PLAUSIBLE_MARGIN = Math.log(1000);
  */
 const CONFIDENT_CHAR = 0.5;
 /**
+ * A word read plainly: at least this probability a character (geometric mean over the word, all alignments), as
+ * clean print reads. Such a reading is what is written: no lexicon name replaces it, however common and however
+ * close ("LINDQVIST" is no misread "LINDQUIST"; a rare spelling is the patient's own). Handwriting the recogniser is
+ * this sure of is as plain.
+ */
+const PLAIN_CHAR = 0.95;
+/**
  * The same bound for a reading no list knows ("Thompon", "MOKKIS"): it is no name as written, so a close common
  * name the recogniser gave 1/100,000 of its probability is the better guess, still shown for checking; only a
  * name at least as long, because handwriting loses and garbles letters far more often than it adds clear ones
@@ -95,6 +102,7 @@ export function rescoreNameWord(
   // Scored with what was read around the name ("O'" of "O'Brien", "-Jones" of "Smith-Jones").
   const logOf = (name: string) => labelLogProb(word.matrix, prefix + name + suffix, word.from, word.to);
   const readLog = logOf(core);
+  if (readLog >= core.length * Math.log(PLAIN_CHAR)) return known ? kept : split();
   const confident = known && readLog >= core.length * Math.log(CONFIDENT_CHAR);
   const marginFor = (name: string) => {
     if (confident) return SEEN_MARGIN;
