@@ -10,10 +10,15 @@
  * what the old code did on the old schema. PostgreSQL: TEST_DATABASE_URL, else
  * postgresql://postgres@127.0.0.1:5432/test; fresh databases are created and dropped.
  *
+ * Times are wall-clock ms and CPU ms (medians). CPU is load-independent enough to compare on a shared machine:
+ * on PGlite the bench process's own CPU time (the database runs in it), on PostgreSQL the CPU time of the
+ * database's server processes (/proc/PID/schedstat of every backend of that database, nanoseconds).
+ *
  * "after" is the median of warm calls (the page's bookmarks kept from the call before); "cold" is the median of
  * calls made right after the clinic's report-list version was raised (as any write does), so the bookmarks are
  * read again within the call.
  */
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -57,6 +62,39 @@ async function open(kind: string): Promise<Database> {
     : openDatabase({ dataDir: null });
 }
 
+/** CPU ms spent so far by whatever runs this database's statements (see the header). */
+async function cpuClock(database: Database): Promise<() => number> {
+  if (database.kind === "pglite") {
+    return () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000;
+    };
+  }
+  const { rows } = await database.executeSql("select current_database() as name");
+  const name = (rows[0] as { name: string }).name;
+  const pids = async () =>
+    (
+      (await database.executeSql("select pid from pg_stat_activity where datname = $1", [name])).rows as {
+        pid: number;
+      }[]
+    ).map((r) => r.pid);
+  let backends = await pids();
+  return () => {
+    let ns = 0;
+    for (const pid of backends) {
+      try {
+        ns += Number(fs.readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]);
+      } catch {
+        // a backend that ended: its time is lost to both readings alike
+      }
+    }
+    void pids().then((found) => {
+      backends = found;
+    });
+    return ns / 1e6;
+  };
+}
+
 async function seeded(kind: string, size: number, drops: string[]) {
   const database = await open(kind);
   for (const index of drops) await database.db.execute(sql.raw(`drop index if exists ${index}`));
@@ -65,7 +103,7 @@ async function seeded(kind: string, size: number, drops: string[]) {
   // One report in seven without an exam date, as the exam-date orders put those last.
   await database.db.execute(sql`update reports set exam_date = null where id % 7 = 0`);
   await database.db.execute(sql`vacuum analyze reports`);
-  return { database, clinicId: clinic!.id };
+  return { database, clinicId: clinic!.id, cpu: await cpuClock(database) };
 }
 
 async function main() {
@@ -74,8 +112,10 @@ async function main() {
     : null;
   const kinds = args.db === "both" ? ["pglite", "postgres"] : [args.db!];
   console.log(`load average at start ${load()}`);
-  console.log("| database | reports | query | sort | page | before ms | after ms (warm) | after ms (cold) |");
-  console.log("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: |");
+  console.log(
+    "| database | reports | query | sort | page | before ms | after ms warm | after ms cold | before CPU ms | after CPU ms warm | cold |",
+  );
+  console.log("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const kind of kinds) {
     for (const size of args.sizes!.split(",").map(Number)) {
       const after = await seeded(kind, size, []);
@@ -95,28 +135,33 @@ async function main() {
           for (const page of pages) {
             const query = { tokens, sort, limit: PAGE, offset: (page - 1) * PAGE };
             const times = { before: [] as number[], after: [] as number[], cold: [] as number[] };
-            const time = async (list: List, side: { database: Database; clinicId: number }) => {
+            const cpu = { before: [] as number[], after: [] as number[], cold: [] as number[] };
+            const time = async (list: List, side: Awaited<ReturnType<typeof seeded>>, into: keyof typeof times) => {
+              const cpuAtStart = side.cpu();
               const started = performance.now();
               const { rows } = await list(side.database.db, side.clinicId, query);
+              times[into].push(performance.now() - started);
+              cpu[into].push(side.cpu() - cpuAtStart);
               if (rows.length === 0 && total > 0) throw new Error(`page ${page} empty`);
-              return performance.now() - started;
             };
-            await time(listReports, after); // keeps the page's bookmarks
+            await time(listReports, after, "cold"); // keeps the page's bookmarks
+            times.cold.length = 0;
+            cpu.cold.length = 0;
             for (let i = 0; i < RUNS; i++) {
-              if (before && old) times.before.push(await time(before, old));
-              times.after.push(await time(listReports, after));
+              if (before && old) await time(before, old, "before");
+              await time(listReports, after, "after");
             }
             for (let i = 0; i < COLD; i++) {
               await after.database.db.execute(
                 sql`update report_counters set version = version + 1 where clinic_id = ${after.clinicId}`,
               );
-              times.cold.push(await time(listReports, after));
+              await time(listReports, after, "cold");
             }
             const label = search ? `search "${search}" (${total})` : `list (${total})`;
             const name = page === last ? `${page} (last)` : page === middle ? `${page} (middle)` : `${page}`;
-            const b = before ? median(times.before).toFixed(1) : "";
+            const m = (xs: number[]) => (xs.length ? median(xs).toFixed(1) : "");
             console.log(
-              `| ${kind} | ${size} | ${label} | ${sort} | ${name} | ${b} | ${median(times.after).toFixed(1)} | ${median(times.cold).toFixed(1)} |`,
+              `| ${kind} | ${size} | ${label} | ${sort} | ${name} | ${m(times.before)} | ${m(times.after)} | ${m(times.cold)} | ${m(cpu.before)} | ${m(cpu.after)} | ${m(cpu.cold)} |`,
             );
           }
         }
