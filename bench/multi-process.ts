@@ -21,7 +21,8 @@ import { CallTimer, Client, freePort, registerAndSignIn } from "./real-server";
  * Options: --users N (mixed workload, default 8), --seconds S (each mixed run, default 40), --pages K (each OCR
  * throughput batch, default 4). BENCH_PG_URL: the PostgreSQL server's admin URL (default
  * postgresql://postgres@localhost/test; a database is created there and dropped after). NGINX: default
- * /usr/sbin/nginx.
+ * /usr/sbin/nginx. --profile DIR: a CPU profile of the first web process (every call of the one-process run passes
+ * through it), written when it stops.
  */
 
 const option = (name: string, fallback: number) => {
@@ -31,6 +32,9 @@ const option = (name: string, fallback: number) => {
 const users = option("users", 8);
 const seconds = option("seconds", 40);
 const pages = option("pages", 4);
+/** --profile DIR: the first web process writes a V8 CPU profile there when it stops (node --cpu-prof). */
+const profileIndex = process.argv.indexOf("--profile");
+const profileDir = profileIndex > 0 ? path.resolve(process.argv[profileIndex + 1]!) : null;
 const adminUrl = process.env.BENCH_PG_URL ?? "postgresql://postgres@localhost/test";
 const nginxBinary = process.env.NGINX ?? "/usr/sbin/nginx";
 const root = path.resolve(import.meta.dirname, "..");
@@ -100,13 +104,16 @@ let env: Record<string, string> = {};
 /** Each web process's data directory; its audit head anchor is there (audit:verify reads the first one's). */
 const webDataDirs: string[] = [];
 
-async function startWeb(name: string, port?: number): Promise<Piece> {
+async function startWeb(name: string, port?: number, profile = false): Promise<Piece> {
   const listen = port ?? (await freePort());
   const dataDir = fs.mkdtempSync(path.join(work, `${name}-data-`));
   webDataDirs.push(dataDir);
   const piece = startPiece(
     name,
-    ["npm", "run", "-s", "serve"],
+    // What `npm run serve` runs, with node's own flags when profiled (NODE_OPTIONS may not carry --cpu-prof).
+    profile && profileDir
+      ? ["node", "--cpu-prof", `--cpu-prof-dir=${profileDir}`, "scripts/start.mjs", "--role=web"]
+      : ["npm", "run", "-s", "serve"],
     { ...env, DATA_DIR: dataDir, PORT: String(listen) },
     listen,
   );
@@ -384,7 +391,7 @@ async function main() {
   try {
     log(`load before: ${uptime()}`);
     log(`logs in ${work}`);
-    const web1 = await startWeb("web1");
+    const web1 = await startWeb("web1", undefined, true);
     let web2 = await startWeb("web2");
     let worker = startWorker("worker1");
     const both = await startNginx("nginx-two", [web1.port!, web2.port!]);

@@ -53,10 +53,18 @@ export async function startServer(env: { DATA_DIR: string; DATABASE_URL?: string
 /** A fetch client that keeps the session cookie. */
 export class Client {
   cookie = "";
-  constructor(public base: string) {}
+  /**
+   * @param address the user's own address, sent as X-Forwarded-For (the server must trust 127.0.0.1 as a proxy):
+   * per-address limits then count each simulated user apart, as they would people at their own desks.
+   */
+  constructor(
+    public base: string,
+    private readonly address?: string,
+  ) {}
 
   async call(method: string, url: string, body?: unknown): Promise<{ status: number; json: unknown }> {
     const headers: Record<string, string> = { cookie: this.cookie };
+    if (this.address) headers["x-forwarded-for"] = this.address;
     let payload: BodyInit | undefined;
     if (body instanceof FormData) payload = body;
     else if (body !== undefined) {
