@@ -19,6 +19,13 @@ export const worksheets = pgTable(
       .references(() => storedFiles.id),
     /** First page as an image (what the clinician sees); PDFs are rasterised at upload. */
     imageFileId: integer("image_file_id").references(() => storedFiles.id),
+    /**
+     * Every page as OCR reads it, in order (stored_files ids, the PNGs rendered and checked at upload): page 1 is
+     * imageFileId when that was stored as rendered. OCR reads these instead of rendering the original again (issue
+     * 30). They belong to the worksheet like fileId and imageFileId: whatever erases it erases them. Null for
+     * worksheets uploaded before, and for DICOM SRs (no page).
+     */
+    pageFileIds: integer("page_file_ids").array(),
     /** The ultrasound machine's DICOM SR of the same study, added beside the sheet: its values merge into the reading. */
     srFileId: integer("sr_file_id").references(() => storedFiles.id),
     pageCount: integer("page_count").notNull().default(1),

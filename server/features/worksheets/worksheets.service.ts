@@ -88,7 +88,8 @@ async function pageImage(page: Buffer): Promise<{ data: Buffer; mimeType: string
 
 /**
  * Validates the file by opening it (every page of a PDF is rasterised, an image is set upright) before anything
- * is stored, then stores the original and the first page encrypted, and records the worksheet.
+ * is stored, then stores encrypted the original, the first page as the clinician sees it and every page as OCR
+ * will read it (pagesForOcr), and records the worksheet.
  */
 export async function uploadWorksheet(deps: WorksheetDeps, ctx: Ctx, upload: Upload): Promise<WorksheetRecord> {
   assertCan(ctx, "worksheet:upload");
@@ -120,6 +121,25 @@ export async function uploadWorksheet(deps: WorksheetDeps, ctx: Ctx, upload: Upl
           })
         : null;
       if (image) written.push(image.storageKey);
+      // Every page as OCR will read it, stored now so that OCR never renders the original again: page 1 is the
+      // image above when it was kept as rendered; the other pages (and page 1 when the image was re-encoded as
+      // JPEG) are stored beside it, encrypted like every file.
+      const pageFileIds: number[] = [];
+      for (const [n, page] of pages.entries()) {
+        if (n === 0 && image && first?.data === page) {
+          pageFileIds.push(image.id);
+          continue;
+        }
+        const stored = await saveFile(tx, deps.store, {
+          clinicId: ctx.clinicId,
+          kind: "worksheet-page",
+          data: page,
+          mimeType: "image/png",
+          createdBy: ctx.user.id,
+        });
+        written.push(stored.storageKey);
+        pageFileIds.push(stored.id);
+      }
       const inserted = await insertWorksheet(tx, {
         clinicId: ctx.clinicId,
         filename: `worksheet-${original.id}.${extensions[upload.mimeType] ?? "bin"}`,
@@ -128,6 +148,7 @@ export async function uploadWorksheet(deps: WorksheetDeps, ctx: Ctx, upload: Upl
         fileUrl: "",
         fileId: original.id,
         imageFileId: image?.id ?? null,
+        pageFileIds: dicom ? null : pageFileIds,
         pageCount: pages.length,
         uploadedBy: ctx.user.id,
       });
@@ -199,10 +220,10 @@ export async function readWorksheetImage(
 }
 
 /**
- * The page images OCR reads. A one-page worksheet's page was rendered and checked at upload and stored as it was
- * (PNG up to MAX_PNG_PAGE_BYTES, see pageImage): OCR reads that, so a PDF is rendered once and a photo set upright
- * and flattened once (issue 30). A page stored re-encoded as JPEG, and the pages of a longer PDF (only the first is
- * kept), are loaded again from the original.
+ * The page images OCR reads: the pages rendered (a PDF) or set upright and flattened (a photo) and checked at
+ * upload, stored as they were (pageFileIds), so the original is rendered once (issue 30). Worksheets uploaded
+ * before the pages were stored: a one-page worksheet's page image when it was kept as PNG, else the original is
+ * loaded again.
  */
 export async function pagesForOcr(
   deps: WorksheetDeps,
@@ -210,6 +231,17 @@ export async function pagesForOcr(
   row: WorksheetRow,
   onPage?: () => void,
 ): Promise<Buffer[]> {
+  const ids = row.pageFileIds;
+  if (ids && ids.length > 0 && ids.length === row.pageCount) {
+    return Promise.all(
+      ids.map(async (id) => {
+        const page = await readClinicFile(deps.db, deps.store, clinicId, id);
+        if (!page) throw new Error("a page of the worksheet is missing from the store");
+        onPage?.();
+        return page.data;
+      }),
+    );
+  }
   if (row.pageCount === 1 && row.imageFileId) {
     const page = await readClinicFile(deps.db, deps.store, clinicId, row.imageFileId);
     if (page?.row.mimeType === "image/png") return [page.data];

@@ -1,0 +1,1 @@
+ALTER TABLE "worksheets" ADD COLUMN "page_file_ids" integer[];
