@@ -49,6 +49,7 @@ class PdfWriter {
       // profile, sRGB IEC61966-2.1). Part 2, not 1: the DRAFT mark and the images use transparency.
       ...(options.pdfa ? { subset: "PDF/A-2b" as const, lang: "en" } : {}),
     });
+    // pdfkit takes a parsed font as it is (its types name only files and names).
     this.doc.registerFont("body", faces.regular as string);
     this.doc.registerFont("bold", faces.bold as string);
     this.doc.registerFont("italic", faces.italic as string);
