@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { extractPatientFields, extractSheetFields } from "./field-extraction";
 import { syntheticRegion as at } from "./synthetic-region";
+import { ASCII_CHARS } from "./text-recognizer";
 
 const now = new Date("2026-11-22T12:00:00Z");
 
@@ -523,5 +524,29 @@ describe("labels, a leader of points, dashes or underscores, then the value (iss
     expect(fields.sex.value).toBe("male");
     const both = read([at("Sex:", { u: 100, v: 300 }), at("M F", { u: 330, v: 300 })]);
     expect(both.sex.value).toBeNull();
+  });
+});
+
+describe("a referrer's garbled title (issue 23, fifth session)", () => {
+  const read = (regions: ReturnType<typeof at>[]) => extractSheetFields(regions, now);
+  const referrer = (value: ReturnType<typeof at>) =>
+    read([at("Referring Dr:", { u: 100, v: 300 }), value]).referringPhysician.value;
+
+  it("reads 'Dr' for a first word the recogniser also saw as 'Dr', and for the 'r' left of one", () => {
+    // "Dn. H Novak" where the "n" was also an "r" (0.3).
+    expect(referrer(at("Dn. H Novak", { u: 300, v: 300 }, 0.6, { 1: { char: "r", prob: 0.3 } }))).toBe("Dr. H Novak");
+    // "DA Chen": between the D and the A the recogniser saw an "r" at 0.3 beside the blank.
+    const da = at("DA Chen", { u: 300, v: 300 });
+    da.matrix.probs[2 * 96] = 0.7;
+    da.matrix.probs[2 * 96 + ASCII_CHARS.indexOf("r") + 1] = 0.3;
+    expect(referrer(da)).toBe("Dr A Chen");
+    // The title's "D" read into the label's colon: a lone small "r" before an initial and a name.
+    expect(referrer(at("r T Hughes", { u: 300, v: 300 }))).toBe("Dr T Hughes");
+  });
+
+  it("keeps an initial read plainly, and a name with no title", () => {
+    expect(referrer(at("D. Osei", { u: 300, v: 300 }, 0.97))).toBe("D. Osei");
+    expect(referrer(at("R. T. Hughes", { u: 300, v: 300 }, 0.97))).toBe("R. T. Hughes");
+    expect(referrer(at("Walsh", { u: 300, v: 300 }))).toBe("Walsh");
   });
 });

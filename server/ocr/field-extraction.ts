@@ -2,6 +2,7 @@ import { type Box, type OcrField, type OcrFieldName, ocrHeaderFieldNames } from 
 import { parseNamedMonthDate } from "../../domain/dates";
 import { joinMatrices } from "./ctc-constrained";
 import { ctcDecode, type Decoded, type DecodedChar } from "./ctc-decode";
+import { labelLogProb } from "./ctc-forward";
 import {
   choosePatientDates,
   type DateOption,
@@ -420,8 +421,36 @@ function readHeaderText(
   );
   // A referrer's or sonographer's surname is checked against the name lexicon like the patient's ("Huqhes").
   const checked = person ? checkNameWords(decoded, spans, gaps) : { text: joined.text, factor: 1 };
+  if (field === "referringPhysician") checked.text = referrerTitle(checked.text, joinMatrices(spans));
   const value = HEADER_GRAMMARS[field](checked.text);
   return value ? { value, confidence: joined.confidence * checked.factor, box } : { value: null, confidence: 0, box };
+}
+
+/** Titles a referrer's name starts with. */
+const REFERRER_TITLE = /^(?:[Dd][Rr]|[Pp][Rr][Oo][Ff]|[Mm][Rr][Ss]?|[Mm][Ss]|[Mm]iss|MISS|[Mm][Xx]|Sir|SIR|Dame|DAME)(?![a-z])/;
+/** How much less likely than the reading (natural log) "Dr" may be and still be taken for its garbled first word. */
+const TITLE_MARGIN = Math.log(100);
+
+/**
+ * A referrer's value starts with the doctor's title more often than not, and handwriting garbles it: "Dn. H Novak",
+ * "br K Osei", "DA Chen" (the "r" lost), or only its "r" left after the label ("r T Hughes"). A first word of one or
+ * two letters that is no title becomes "Dr" when the recogniser gave "Dr" there at least 1/100 of its reading's
+ * probability; a lone small "r" before more words is what is left of one. An initial read plainly ("D. Osei") stays.
+ */
+export function referrerTitle(text: string, matrix: CharMatrix): string {
+  if (REFERRER_TITLE.test(text)) return text;
+  const match = /^([A-Za-z]{1,2})(\.?\s*)(?=[A-Za-z])(.*)$/.exec(text);
+  if (!match) return text;
+  const [, first, sep, rest] = match as unknown as [string, string, string, string];
+  if (!/[A-Za-z]{2}/.test(rest)) return text;
+  if (first === "r" && sep.length > 0) return `Dr ${rest}`;
+  if (!/^[Dd]|[rR]$/.test(first)) return text;
+  const bare = (t: string) => t.replace(/\s+/g, "");
+  const readLog = labelLogProb(matrix, bare(text));
+  const candidates = [`Dr${sep || " "}${rest}`];
+  if (first.length === 2 && /^[Dd]/.test(first)) candidates.push(`Dr ${first[1]!.toUpperCase()}${sep || " "}${rest}`);
+  const best = candidates.map((c) => ({ c, log: labelLogProb(matrix, bare(c)) })).sort((a, b) => b.log - a.log)[0]!;
+  return best.log >= readLog - TITLE_MARGIN ? best.c : text;
 }
 
 const HEADER_GRAMMARS: Record<(typeof ocrHeaderFieldNames)[number], (text: string) => string | null> = {
