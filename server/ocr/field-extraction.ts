@@ -427,7 +427,8 @@ function readHeaderText(
 }
 
 /** Titles a referrer's name starts with. */
-const REFERRER_TITLE = /^(?:[Dd][Rr]|[Pp][Rr][Oo][Ff]|[Mm][Rr][Ss]?|[Mm][Ss]|[Mm]iss|MISS|[Mm][Xx]|Sir|SIR|Dame|DAME)(?![a-z])/;
+const REFERRER_TITLE =
+  /^(?:[Dd][Rr]|[Pp][Rr][Oo][Ff]|[Mm][Rr][Ss]?|[Mm][Ss]|[Mm]iss|MISS|[Mm][Xx]|Sir|SIR|Dame|DAME)(?![a-z])/;
 /** How much less likely than the reading (natural log) "Dr" may be and still be taken for its garbled first word. */
 const TITLE_MARGIN = Math.log(100);
 
