@@ -140,28 +140,28 @@ function offsetsFor(total: number, next: () => number) {
 }
 
 describe("report list pages from bookmarks", () => {
-  it("give OFFSET's ids and total for random pages of every sort, search and filter", async () => {
-    const next = random(7);
-    let compared = 0;
-    for (const clinicId of clinicIds) {
-      for (const sort of sorts) {
+  // One test a sort (each well inside the test timeout on a loaded machine).
+  for (const sort of sorts) {
+    it(`give OFFSET's ids and total for random pages, searches and filters, ${sort}`, async () => {
+      const next = random(7 + sorts.indexOf(sort));
+      let compared = 0;
+      for (const clinicId of clinicIds) {
         for (const query of queries) {
           const { total } = await offsetPage(clinicId, query, sort, 0, 1);
           for (const offset of offsetsFor(total, next)) {
             const limit = 1 + Math.floor(next() * 60);
             const expected = await offsetPage(clinicId, query, sort, offset, limit);
             const actual = await keysetPage(clinicId, query, sort, offset, limit);
-            expect(
-              actual,
-              `clinic ${clinicId} ${sort} ${JSON.stringify(query)} offset ${offset} limit ${limit}`,
-            ).toEqual(expected);
+            expect(actual, `clinic ${clinicId} ${JSON.stringify(query)} offset ${offset} limit ${limit}`).toEqual(
+              expected,
+            );
             compared += 1;
           }
         }
       }
-    }
-    expect(compared).toBeGreaterThan(700);
-  });
+      expect(compared).toBeGreaterThan(180);
+    });
+  }
 
   it("give the new pages after inserts, edits and deletes between reads (the version renews the bookmarks)", async () => {
     const next = random(11);

@@ -22,17 +22,35 @@ import { reportCounters, reports } from "../../db/schema";
 export const BOOKMARK_EVERY = 100;
 
 type Part = {
-  /** The sort column of this part, or null when the part is the undated reports (ordered by id alone). */
-  column: AnyColumn | null;
+  /** The sort column of this part. */
+  column: AnyColumn;
+  /** False for the undated reports: their key is null and the id alone tells them apart. */
+  keyed: boolean;
   desc: boolean;
   /** The rows of the part: an extra condition, or null. */
   condition: SQL | null;
+  /**
+   * Where the index that reads the part puts nulls when read descending. A part holds no nulls, so this only
+   * has to match the index for the planner to read it in order instead of sorting.
+   */
+  nullsLastDesc: boolean;
 };
 
-const generatedAt = (desc: boolean): Part[] => [{ column: reports.generatedAt, desc, condition: null }];
+// reports_clinic_live_idx is (generated_at desc nulls last, id desc nulls last): read forwards or backwards.
+const generatedAt = (desc: boolean): Part[] => [
+  { column: reports.generatedAt, keyed: true, desc, condition: null, nullsLastDesc: true },
+];
+// reports_clinic_live_exam_idx is (exam_date, id), ascending nulls last: descending it puts nulls first.
 const examDate = (desc: boolean): Part[] => [
-  { column: reports.examDate, desc, condition: sql`${reports.examDate} is not null` },
-  { column: null, desc, condition: sql`${reports.examDate} is null` },
+  {
+    column: reports.examDate,
+    keyed: true,
+    desc,
+    condition: sql`${reports.examDate} is not null`,
+    nullsLastDesc: false,
+  },
+  // Ordered by the (null) date too, so that it is read from the same index and not from the primary key's.
+  { column: reports.examDate, keyed: false, desc, condition: sql`${reports.examDate} is null`, nullsLastDesc: false },
 ];
 const partsOf: Record<ReportSort, Part[]> = {
   generated_desc: generatedAt(true),
@@ -41,10 +59,11 @@ const partsOf: Record<ReportSort, Part[]> = {
   exam_asc: examDate(false),
 };
 
-/** The part's order as its index reads it (no nulls within a part, so their placement only has to match). */
+/** The part's order as its index reads it. */
 function partOrder(part: Part): SQL {
-  const dir = sql.raw(part.desc ? "desc nulls last" : "asc nulls first");
-  return part.column ? sql`${part.column} ${dir}, ${reports.id} ${dir}` : sql`${reports.id} ${dir}`;
+  const nullsLast = part.nullsLastDesc === part.desc;
+  const dir = sql.raw(`${part.desc ? "desc" : "asc"} ${nullsLast ? "nulls last" : "nulls first"}`);
+  return sql`${part.column} ${dir}, ${reports.id} ${dir}`;
 }
 
 type Mark = { key: string | null; id: number };
@@ -52,15 +71,15 @@ type Mark = { key: string | null; id: number };
 /** Rows after a bookmark of the part, in its order (strictly after: the bookmark's own row is before). */
 function after(part: Part, mark: Mark): SQL {
   const cmp = sql.raw(part.desc ? "<" : ">");
-  if (!part.column) return sql`${reports.id} ${cmp} ${mark.id}`;
+  if (!part.keyed) return sql`${reports.id} ${cmp} ${mark.id}`;
   const type = sql.raw(part.column === reports.generatedAt ? "timestamptz" : "date");
   return sql`(${part.column}, ${reports.id}) ${cmp} (${mark.key}::${type}, ${mark.id})`;
 }
 
 /** The key of a row as text that casts back to the same value (microseconds included). */
-const keyText = (part: Part) => (part.column ? sql`${part.column}::text` : sql`null::text`);
+const keyText = (part: Part) => (part.keyed ? sql`${part.column}::text` : sql`null::text`);
 /** The key of a row in a page's subquery; the undated part's is a null date, to stand beside the dated part's. */
-const keyColumn = (part: Part) => (part.column ? sql`${part.column}` : sql`null::date`);
+const keyColumn = (part: Part) => (part.keyed ? sql`${part.column}` : sql`null::date`);
 
 const and = (...conditions: (SQL | null)[]) =>
   sql.join(
@@ -99,7 +118,7 @@ export function pageIdsFrom(
 /** The one-part page's order over its subquery's columns. */
 function pageOrder(part: Part): SQL {
   const dir = sql.raw(part.desc ? "desc" : "asc");
-  return part.column ? sql`k ${dir}, id ${dir}` : sql`id ${dir}`;
+  return part.keyed ? sql`k ${dir}, id ${dir}` : sql`id ${dir}`;
 }
 
 /** Where a page of one query starts: the part and the part's rows before it. */
