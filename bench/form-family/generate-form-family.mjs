@@ -6,7 +6,7 @@
 //   --blank         also writes blank.png: that form printed with no values, as a clinic would scan it
 //   --wordings novel  the form words every label in a way the reader's lexicon does not know ("Client:", "Natal
 //                   day:", "Sent by:"...): a form new to the reader, for learning from corrections (issue 23 item 4)
-// PDFs are not written (--pdf-every defaults to 0 here; pdf-lib is not a project dependency).
+// PDFs only with --pdf-every N (default 0 here: the same files as before), written with pdfkit.
 //
 // Synthetic vascular-ultrasound worksheet generator with ground truth.
 //
@@ -23,7 +23,7 @@
 // Same --seed (and same package versions + fonts) => byte-identical corpus.
 // The drawing, content and photo effects are shared with the other generators in ../worksheet-kit/.
 //
-// Needs: npm @napi-rs/canvas, sharp, pdf-lib ; Debian fonts (see README.md).
+// Needs: npm @napi-rs/canvas, sharp, pdfkit (only with --pdf-every) ; Debian fonts (see README.md).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -58,21 +58,26 @@ const NOVEL_LABELS = {
 const NOVEL = args.wordings === "novel";
 fs.mkdirSync(OUT, { recursive: true });
 
-// ---------------------------------------------------------------- PDF (only with --pdf-every; pdf-lib is loaded then)
-async function toPdf(imgBuf, isJpeg, widthPx, heightPx, dpi) {
-  const { PDFDocument } = await import("pdf-lib");
-  const pdf = await PDFDocument.create();
-  // fixed metadata dates so the PDF is reproducible
-  pdf.setCreationDate(new Date(Date.UTC(2024, 0, 1)));
-  pdf.setModificationDate(new Date(Date.UTC(2024, 0, 1)));
-  pdf.setProducer("ocrlab generator");
-  pdf.setCreator("ocrlab generator");
-  const img = isJpeg ? await pdf.embedJpg(imgBuf) : await pdf.embedPng(imgBuf);
-  const wPt = (widthPx / dpi) * 72,
-    hPt = (heightPx / dpi) * 72;
-  const page = pdf.addPage([wPt, hPt]);
-  page.drawImage(img, { x: 0, y: 0, width: wPt, height: hPt });
-  return Buffer.from(await pdf.save({ useObjectStreams: false }));
+// ---------------------------------------------------------------- PDF (only with --pdf-every; pdfkit is loaded then)
+// The image on one page, as the varied generator writes its PDFs (pdfkit is a project dependency; pdf-lib is not).
+async function toPdf(imgBuf, _isJpeg, widthPx, heightPx, dpi) {
+  const { default: PDFDocument } = await import("pdfkit");
+  const wPt = (widthPx / dpi) * 72;
+  const hPt = (heightPx / dpi) * 72;
+  return new Promise((resolve, reject) => {
+    const pdf = new PDFDocument({
+      size: [wPt, hPt],
+      margin: 0,
+      // fixed metadata dates so the PDF is reproducible
+      info: { Producer: "ocrlab generator", Creator: "ocrlab generator", CreationDate: new Date(Date.UTC(2024, 0, 1)) },
+    });
+    const chunks = [];
+    pdf.on("data", (c) => chunks.push(c));
+    pdf.on("end", () => resolve(Buffer.concat(chunks)));
+    pdf.on("error", reject);
+    pdf.image(imgBuf, 0, 0, { width: wPt, height: hPt });
+    pdf.end();
+  });
 }
 
 // ---------------------------------------------------------------- one clinic's form
