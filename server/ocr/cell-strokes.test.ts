@@ -1,4 +1,4 @@
-import { createCanvas } from "@napi-rs/canvas";
+import { type Canvas, createCanvas } from "@napi-rs/canvas";
 import { describe, expect, it } from "vitest";
 import { segmentCell } from "./cell-strokes";
 import type { InkMap } from "./digit-glyph";
@@ -58,4 +58,53 @@ describe("segmentCell", () => {
   it("finds nothing in an empty cell", () => {
     expect(segmentCell(cell(""))).toBeNull();
   });
+
+  it("finds a decimal point too faint for the digits' threshold (a dot the photo's blur lightened)", () => {
+    const canvas = createCanvas(160, 60);
+    const ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#f0f0f0";
+    ctx.fillRect(0, 0, 160, 60);
+    ctx.fillStyle = "#202020";
+    ctx.font = "40px DejaVu Sans";
+    ctx.fillText("4", 20, 48);
+    ctx.fillText("5", 70, 48);
+    ctx.fillStyle = "#aaaaaa";
+    ctx.beginPath();
+    ctx.arc(58, 45, 2.5, 0, 2 * Math.PI);
+    ctx.fill();
+    expect(segmentCell(grey(canvas))?.map((c) => c.kind)).toEqual(["glyph", "point", "glyph"]);
+  });
+
+  it("cuts a thin leaning 1 from the digit it touches, where the cut is offered", () => {
+    const canvas = touchingSeventeen();
+    // Too narrow together for the width rule: one blob, unless the touching cut is asked for.
+    expect(segmentCell(grey(canvas))?.map((c) => c.kind)).toEqual(["glyph"]);
+    expect(segmentCell(grey(canvas), true)?.map((c) => c.kind)).toEqual(["glyph", "glyph"]);
+  });
 });
+
+/** "17" handwritten, the 7's bar starting on the 1's stroke. */
+function touchingSeventeen() {
+  const canvas = createCanvas(160, 60);
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "#f0f0f0";
+  ctx.fillRect(0, 0, 160, 60);
+  ctx.strokeStyle = "#202020";
+  ctx.lineWidth = 4;
+  ctx.beginPath();
+  ctx.moveTo(36, 8);
+  ctx.lineTo(32, 52);
+  ctx.moveTo(37, 9);
+  ctx.lineTo(68, 9);
+  ctx.lineTo(50, 52);
+  ctx.stroke();
+  return canvas;
+}
+
+function grey(canvas: Canvas): InkMap {
+  const { width, height } = canvas;
+  const { data } = canvas.getContext("2d").getImageData(0, 0, width, height);
+  const ink = new Float32Array(width * height);
+  for (let i = 0; i < ink.length; i++) ink[i] = data[i * 4]!;
+  return { width, height, ink };
+}

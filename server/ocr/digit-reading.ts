@@ -66,12 +66,56 @@ async function classifyAveraged(glyphs: Float32Array[]): Promise<Float32Array[]>
 }
 
 /**
+ * How much likelier (natural log of the product of each glyph's top probability) the classifier must find a cell's
+ * segmentation with a thin "1" cut from the digit it touches than the one without: a ring's side or a bar cut off
+ * reads as a doubtful digit and loses.
+ */
+const TOUCH_MARGIN = 0;
+
+/** A cell's characters as segmented, with the classifier's probabilities of each glyph (null for a point). */
+export type ClassifiedCell = { chars: CellChar[]; probs: (Float32Array | null)[] };
+
+/**
+ * Segments each cell's grey crop and classifies its glyphs; where a thin stroke may be a "1" touching the next digit
+ * (cell-strokes.ts, splitCell), both segmentations are classified and the one whose glyphs the classifier reads
+ * more surely is kept. Null where the crop did not segment into a number.
+ */
+export async function classifyCells(greys: InkMap[]): Promise<(ClassifiedCell | null)[]> {
+  const options = greys.map((grey) => {
+    const plain = segmentCell(grey);
+    const touching = plain && segmentCell(grey, true);
+    return plain && touching && touching.length !== plain.length ? [plain, touching] : plain ? [plain] : [];
+  });
+  const glyphs = options.flatMap((o) =>
+    o.flatMap((chars) => chars.flatMap((c) => (c.kind === "glyph" ? [normalizeGlyph(c.map)] : []))),
+  );
+  const probs = await classifyAveraged(glyphs);
+  let next = 0;
+  return options.map((o) => {
+    const read = o.map((chars) => {
+      const own = chars.map((c) => (c.kind === "glyph" ? probs[next++]! : null));
+      const sure = own.reduce((sum, p) => sum + (p ? Math.log(Math.max(1e-6, Math.max(...p))) : 0), 0);
+      return { chars, probs: own, sure };
+    });
+    if (read.length === 0) return null;
+    const best = read.length > 1 && read[1]!.sure > read[0]!.sure + TOUCH_MARGIN ? read[1]! : read[0]!;
+    return { chars: best.chars, probs: best.probs };
+  });
+}
+
+/**
  * A second reading of handwritten numbers by the digit classifier over segmented strokes, as a character matrix
  * like the recogniser's (one step per character, blank steps between), so that it votes through the same
  * grammar-constrained decoding as the PP-OCR crops. Null where the crop did not segment into a number.
  */
-export const readDigitsByStrokes = (image: Raster, frame: PageFrame, regions: TextRegion[]) =>
-  readByStrokes<CellChar>(image, frame, regions, segmentCell, strokeMatrix, classifyAveraged);
+export async function readDigitsByStrokes(
+  image: Raster,
+  frame: PageFrame,
+  regions: TextRegion[],
+): Promise<(CharMatrix | null)[]> {
+  const cells = await classifyCells(regions.map((r) => cropGrey(image, frame, r)));
+  return cells.map((c) => (c ? strokeMatrix(c.chars, c.probs) : null));
+}
 
 /** The matrix of a segmented number: blank, char, blank, char, ..., blank. */
 export function strokeMatrix(chars: CellChar[], digitProbs: (Float32Array | null)[]): CharMatrix {

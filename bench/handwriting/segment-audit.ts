@@ -1,0 +1,100 @@
+/**
+ * How well the strokes' segmentation of numeric cells (server/ocr/cell-strokes.ts) splits each written value into
+ * its characters (issue 24): for every measurement cell read from one region, the segmentation's pattern of glyphs
+ * and points ("d.d") against the written value's ("9.1" -> "d.d"), tallied by what went wrong (point lost into a
+ * digit, a leading 1 dropped or merged, a digit split in two, ...). Reads the pages bench/ocr.ts cached, so it takes
+ * seconds; --crops DIR writes each failed crop as a PNG (three times its size) to look at.
+ *
+ *   npm run -s bench:ocr -- --dir /tmp/hw-101 --cache /tmp/c
+ *   npx tsx bench/handwriting/segment-audit.ts --cache /tmp/c /tmp/hw-101 /tmp/hw-131 [-v] [--crops /tmp/crops]
+ */
+import { mkdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { deserialize } from "node:v8";
+import sharp from "sharp";
+import { cropGrey } from "../../server/ocr/cell-strokes";
+import { classifyCells } from "../../server/ocr/digit-reading";
+import { readMeasurementCells } from "../../server/ocr/measurement-extraction";
+import { decodeRaster } from "../../server/ocr/raster";
+import type { ReadRegion } from "../../server/ocr/read-region";
+import type { PageFrame } from "../../server/ocr/text-regions";
+import { expectedMeasurements, type Truth } from "../ocr-truth";
+
+const { values: args, positionals } = parseArgs({
+  options: {
+    cache: { type: "string" },
+    verbose: { type: "boolean", short: "v", default: false },
+    crops: { type: "string" },
+  },
+  allowPositionals: true,
+});
+
+/** Why a segmentation's pattern differs from the written one. */
+export function segmentCause(written: string, got: string | null): string {
+  if (got === null) return "no segmentation";
+  const want = written.replace(/\d/g, "d");
+  if (got === want) return "right";
+  const bare = (t: string) => t.replace(/\./g, "");
+  if (bare(got) === bare(want)) return want.includes(".") && !got.includes(".") ? "point lost" : "point wrong";
+  const diff = bare(got).length - bare(want).length;
+  const lead1 = /^1/.test(written);
+  if (diff === -1) return lead1 ? "digit dropped (leading 1)" : "digit dropped";
+  if (diff === 1) return "digit gained";
+  return diff < 0 ? "digits dropped" : "digits gained";
+}
+
+async function main() {
+  const causes = new Map<string, number>();
+  let total = 0;
+  for (const dirArg of positionals) {
+    const dir = path.resolve(dirArg);
+    const manifest = JSON.parse(await readFile(path.join(dir, "manifest.json"), "utf8")) as {
+      documents: { groundTruth: string; level: string }[];
+    };
+    for (const doc of manifest.documents) {
+      if (doc.level !== "noisy") continue;
+      const truth = JSON.parse(await readFile(path.join(dir, doc.groundTruth), "utf8")) as Truth;
+      const file = truth.files.image;
+      const base = path.join(args.cache!, `${path.basename(dir)}-${file}.v8`);
+      const pages = deserialize(await readFile(base)) as ReadRegion[][];
+      const { pages: images, frames } = deserialize(await readFile(`${base}.pages`)) as {
+        pages: Buffer[];
+        frames: PageFrame[];
+      };
+      const rasters = await Promise.all(images.map((b) => decodeRaster(b)));
+      const cells = pages.flatMap((regions, page) => readMeasurementCells(regions).map((c) => ({ ...c, page })));
+      const byKey = new Map(cells.map((c) => [`${c.site}|${c.side}|${c.parameter}`, c]));
+      const keys = expectedMeasurements(truth);
+      for (const [i, m] of truth.measurements.entries()) {
+        const cell = byKey.get(keys[i]!.split("|").slice(0, 3).join("|"));
+        if (!cell || cell.parts.length !== 1) continue;
+        const written = m.written ?? String(m.value);
+        const grey = cropGrey(rasters[cell.page]!, frames[cell.page]!, cell.parts[0]!);
+        const chars = (await classifyCells([grey]))[0]?.chars ?? null;
+        const got = chars ? chars.map((c) => (c.kind === "point" ? "." : "d")).join("") : null;
+        const cause = segmentCause(written, got);
+        total++;
+        causes.set(cause, (causes.get(cause) ?? 0) + 1);
+        if (cause === "right") continue;
+        if (args.verbose) process.stdout.write(`${path.basename(dir)} ${truth.id} "${written}" -> ${got}: ${cause}\n`);
+        if (args.crops) {
+          await mkdir(args.crops, { recursive: true });
+          const { width, height, ink } = grey;
+          const name = `${path.basename(dir)}-${truth.id}-${i}-${written}-${got ?? "null"}.png`;
+          await sharp(Buffer.from(Uint8Array.from(ink, (v) => Math.max(0, Math.min(255, v)))), {
+            raw: { width, height, channels: 1 },
+          })
+            .resize(width * 3, height * 3, { kernel: "nearest" })
+            .png()
+            .toFile(path.join(args.crops, name));
+        }
+      }
+    }
+  }
+  process.stdout.write(`cells read from one region: ${total}\n`);
+  for (const [cause, n] of [...causes].sort((a, b) => b[1] - a[1]))
+    process.stdout.write(`${String(n).padStart(5)}  ${((100 * n) / total).toFixed(1).padStart(5)} %  ${cause}\n`);
+}
+
+await main();
