@@ -550,3 +550,13 @@ describe("a referrer's garbled title (issue 23, fifth session)", () => {
     expect(referrer(at("Walsh", { u: 300, v: 300 }))).toBe("Walsh");
   });
 });
+
+describe("a referrer's title run into the surname (issue 23, fifth session)", () => {
+  it("parts 'DRCHEN' instead of reading it as a name near it", () => {
+    const fields = extractSheetFields(
+      [at("Referring Dr:", { u: 100, v: 300 }), at("DRCHEN", { u: 300, v: 300 }, 0.9)],
+      now,
+    );
+    expect(fields.referringPhysician.value).toBe("DR CHEN");
+  });
+});

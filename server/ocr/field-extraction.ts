@@ -255,15 +255,27 @@ function splitInitial(word: DecodedChar[]): DecodedChar[][] {
 /** A title, or a title with the initial after it written against it ("DrP." of "DrP.Sullivan"). */
 const TITLES = /^(?:(?:dr|prof|mr|mrs|ms|miss|mx|sir|dame)|(?:dr|mr|ms)[A-Za-z])$/i;
 
+/** "DRCHEN" -> "DR CHEN": a title, then a listed surname, the whole no name. */
+function titleRunIn(core: string): string | null {
+  const match = /^([Dd][Rr])([A-Za-z]{3,})$/.exec(core);
+  if (!match) return null;
+  const lexicon = nameLexicon();
+  if (lexicon.has(core) || lexicon.rank(match[2]!) >= BROAD_ONLY_RANK) return null;
+  return `${match[1]} ${match[2]}`;
+}
+
 /** Checks every word of a name against the lexicon (punctuation around a word is kept as written). */
-function checkNameWords(decoded: Decoded[], spans: Span[], gapSpaces = true) {
+function checkNameWords(decoded: Decoded[], spans: Span[], gapSpaces = true, titled = false) {
   let factor = 1;
   const words = decoded.flatMap((d, i) => nameWords(d, spans[i]!, gapSpaces));
   const text = words
-    .map((word) => {
+    .map((word, k) => {
       const [, before, core, after] = /^([^A-Za-z]*)(.*?)([^A-Za-z]*)$/.exec(word.text)!;
       // A title is no name ("Prof" is not a misread "Pratt"; "DrP" is no "Dry").
       if (TITLES.test(core!)) return word.text;
+      // A doctor's title run into the surname ("DRCHEN"): parted, not read as a name near it ("DECHEN").
+      const runIn = titled && k === 0 ? titleRunIn(core!) : null;
+      if (runIn) return before + runIn + after;
       const checked = rescoreNameWord({ ...word, text: core! }, nameLexicon());
       factor = Math.min(factor, checked.factor);
       return before + checked.text + after;
@@ -420,7 +432,9 @@ function readHeaderText(
     gaps,
   );
   // A referrer's or sonographer's surname is checked against the name lexicon like the patient's ("Huqhes").
-  const checked = person ? checkNameWords(decoded, spans, gaps) : { text: joined.text, factor: 1 };
+  const checked = person
+    ? checkNameWords(decoded, spans, gaps, field === "referringPhysician")
+    : { text: joined.text, factor: 1 };
   if (field === "referringPhysician") checked.text = referrerTitle(checked.text, joinMatrices(spans));
   const value = HEADER_GRAMMARS[field](checked.text);
   return value ? { value, confidence: joined.confidence * checked.factor, box } : { value: null, confidence: 0, box };
