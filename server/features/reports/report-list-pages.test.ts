@@ -203,34 +203,52 @@ describe("report list pages from bookmarks", () => {
     }
   });
 
-  it("reads a page again when a write lands between its bookmarks and the page", async () => {
-    const clinicId = clinicIds[1]!;
-    const where = referenceWhere(clinicId, { search: "", filters: {} });
-    for (const sort of sorts) {
-      // Warm the bookmarks, then read a deep page whose first statement is preceded by a write (as another
-      // connection's commit would be).
-      const first = await pageFromBookmarks(database.db, clinicId, sort, where, 900, 12, (ids) =>
-        readIds(clinicId, ids, sort),
-      );
-      expect(first?.rows.map((r) => r.id)).toEqual(
-        (await offsetPage(clinicId, { search: "", filters: {} }, sort, 900, 12)).ids,
-      );
-      let wrote = false;
-      const page = await pageFromBookmarks(database.db, clinicId, sort, where, 900, 12, async (ids) => {
-        if (!wrote) {
-          wrote = true;
-          await seed(clinicId, 150, random(sorts.indexOf(sort) + 1));
-          await database.db.execute(
-            sql`update reports set exam_date = null where clinic_id = ${clinicId} and id % 5 = 0`,
-          );
-        }
-        return readIds(clinicId, ids, sort);
-      });
-      const expected = await offsetPage(clinicId, { search: "", filters: {} }, sort, 900, 12);
-      expect(page?.rows.map((r) => r.id)).toEqual(expected.ids);
-      expect(page?.total).toBe(expected.total);
-    }
-  });
+  for (const how of ["rank", "jump"] as const) {
+    it(`reads a page again when a write lands between its bookmarks and the page (bookmarks by ${how})`, async () => {
+      const clinicId = clinicIds[1]!;
+      const where = referenceWhere(clinicId, { search: "", filters: {} });
+      for (const sort of sorts) {
+        // Warm the bookmarks, then read a deep page whose first statement is preceded by a write (as another
+        // connection's commit would be).
+        const first = await pageFromBookmarks(
+          database.db,
+          clinicId,
+          sort,
+          where,
+          900,
+          12,
+          (ids) => readIds(clinicId, ids, sort),
+          how,
+        );
+        expect(first?.rows.map((r) => r.id)).toEqual(
+          (await offsetPage(clinicId, { search: "", filters: {} }, sort, 900, 12)).ids,
+        );
+        let wrote = false;
+        const page = await pageFromBookmarks(
+          database.db,
+          clinicId,
+          sort,
+          where,
+          900,
+          12,
+          async (ids) => {
+            if (!wrote) {
+              wrote = true;
+              await seed(clinicId, 150, random(sorts.indexOf(sort) + (how === "jump" ? 10 : 1)));
+              await database.db.execute(
+                sql`update reports set exam_date = null where clinic_id = ${clinicId} and id % 5 = 0`,
+              );
+            }
+            return readIds(clinicId, ids, sort);
+          },
+          how,
+        );
+        const expected = await offsetPage(clinicId, { search: "", filters: {} }, sort, 900, 12);
+        expect(page?.rows.map((r) => r.id)).toEqual(expected.ids);
+        expect(page?.total).toBe(expected.total);
+      }
+    });
+  }
 
   it("never serves one clinic's bookmarks to another clinic", async () => {
     // Both clinics at the same version, the same query and sort: each gets its own reports.

@@ -70,10 +70,13 @@ type Mark = { key: string | null; id: number };
 
 /** Rows after a bookmark of the part, in its order (strictly after: the bookmark's own row is before). */
 function after(part: Part, mark: Mark): SQL {
-  const cmp = sql.raw(part.desc ? "<" : ">");
-  if (!part.keyed) return sql`${reports.id} ${cmp} ${mark.id}`;
   const type = sql.raw(part.column === reports.generatedAt ? "timestamptz" : "date");
-  return sql`(${part.column}, ${reports.id}) ${cmp} (${mark.key}::${type}, ${mark.id})`;
+  return afterKey(part, sql`${mark.key}::${type}`, sql`${mark.id}`);
+}
+function afterKey(part: Part, key: SQL, id: SQL): SQL {
+  const cmp = sql.raw(part.desc ? "<" : ">");
+  if (!part.keyed) return sql`${reports.id} ${cmp} ${id}`;
+  return sql`(${part.column}, ${reports.id}) ${cmp} (${key}, ${id})`;
 }
 
 /** The key of a row as text that casts back to the same value (microseconds included). */
@@ -129,14 +132,50 @@ export const listVersion = (clinicId: number) =>
   sql<number>`coalesce((select ${reportCounters.version} from ${reportCounters} where ${reportCounters.clinicId} = ${clinicId}), -1)`;
 
 /** Reads the bookmarks of one query: the parts' sizes and every BOOKMARK_EVERY-th key, with the version. */
-async function readBookmarks(db: Queryable, clinicId: number, sort: ReportSort, where: SQL): Promise<Bookmarks> {
-  const parts = partsOf[sort];
-  const columns = parts.map(
-    (part) => sql`(select json_build_object('n', count(*),
+/**
+ * How the bookmarks are read: "rank" numbers every row of the part (row_number() over the part's order: one
+ * pass, whatever plan the planner picks for the query's rows); "jump" walks the index from bookmark to bookmark
+ * (each step the 100th row after the last, OFFSET 99 LIMIT 1 from a keyset), about 3 times cheaper on the
+ * plain list but a step per bookmark, so only for queries the index reads in order (no search words).
+ */
+export type BookmarkRead = "rank" | "jump";
+
+function rankedPart(part: Part, where: SQL): SQL {
+  return sql`(select json_build_object('n', count(*),
         'marks', coalesce(json_agg(json_build_array(k, id) order by rn) filter (where rn % ${BOOKMARK_EVERY} = 0), '[]'))
       from (select ${keyText(part)} as k, ${reports.id} as id, row_number() over (order by ${partOrder(part)}) as rn
-            from ${reports} where ${and(where, part.condition)}) as ranked)`,
-  );
+            from ${reports} where ${and(where, part.condition)}) as ranked)`;
+}
+
+function jumpedPart(part: Part, where: SQL): SQL {
+  const rows = and(where, part.condition);
+  const step = (condition: SQL | null) =>
+    sql`select ${keyColumn(part)} as k, ${reports.id} as id from ${reports} where ${and(rows, condition)}
+        order by ${partOrder(part)} offset ${BOOKMARK_EVERY - 1} limit 1`;
+  // The rows after the last bookmark (fewer than BOOKMARK_EVERY), or the whole part when it has none.
+  const tail = sql`(case when (select n from last) is null
+      then (select count(*) from (select 1 from ${reports} where ${rows} limit ${BOOKMARK_EVERY}) as t)
+      else (select count(*) from (select 1 from ${reports}
+              where ${and(rows, afterKey(part, sql`(select k from last)`, sql`(select id from last)`))}
+              limit ${BOOKMARK_EVERY}) as t) end)`;
+  return sql`(with recursive marks(k, id, n) as (
+        (select k, id, 1 from (${step(null)}) as first)
+        union all
+        (select x.k, x.id, m.n + 1 from marks as m cross join lateral (${step(afterKey(part, sql`m.k`, sql`m.id`))}) as x)
+      ), last as (select k, id, n from marks order by n desc limit 1)
+      select json_build_object('n', coalesce((select n from last), 0) * ${BOOKMARK_EVERY} + ${tail},
+        'marks', coalesce((select json_agg(json_build_array(k::text, id) order by n) from marks), '[]')))`;
+}
+
+async function readBookmarks(
+  db: Queryable,
+  clinicId: number,
+  sort: ReportSort,
+  where: SQL,
+  how: BookmarkRead,
+): Promise<Bookmarks> {
+  const parts = partsOf[sort];
+  const columns = parts.map((part) => (how === "jump" ? jumpedPart(part, where) : rankedPart(part, where)));
   const [row] = await queryRows<{ version: string | number; parts: unknown }>(
     db,
     sql`select ${listVersion(clinicId)} as version, json_build_array(${sql.join(columns, sql`, `)}) as parts`,
@@ -233,6 +272,7 @@ export async function pageFromBookmarks<Row extends { version: number }>(
   offset: number,
   limit: number,
   read: (pageIds: SQL) => Promise<Row[]>,
+  how: BookmarkRead = "rank",
 ): Promise<DeepPage<Row>> {
   const rendered = dialect.sqlToQuery(where);
   const key = `${clinicId}|${sort}|${rendered.sql}|${JSON.stringify(rendered.params)}`;
@@ -240,7 +280,7 @@ export async function pageFromBookmarks<Row extends { version: number }>(
   for (let attempt = 0; attempt < 3; attempt++) {
     let bookmarks = cache.get(key);
     if (!bookmarks) {
-      bookmarks = await readBookmarks(db, clinicId, sort, where);
+      bookmarks = await readBookmarks(db, clinicId, sort, where, how);
       cache.set(key, bookmarks);
     }
     if (offset >= bookmarks.total) {

@@ -204,8 +204,17 @@ export async function listReports(
     return { rows: rows.map(withoutCounts), total: rows.length > 0 ? rows[0]!.total : await countTotal() };
   };
   if (search.offset < DEEP_OFFSET) return fromStart();
-  const page = await pageFromBookmarks(db, clinicId, sort, where, search.offset, search.limit, (pageIds) =>
-    withPeople(sql<number>`0`, pageIds),
+  // Without search words or the critical filter the index reads the rows in order: bookmarks by jumps.
+  const how = search.tokens.length === 0 && !search.critical ? "jump" : "rank";
+  const page = await pageFromBookmarks(
+    db,
+    clinicId,
+    sort,
+    where,
+    search.offset,
+    search.limit,
+    (pageIds) => withPeople(sql<number>`0`, pageIds),
+    how,
   );
   // Null only when the clinic's reports changed under every try: one statement, OFFSET from the start.
   return page ? { rows: page.rows.map(withoutCounts), total: page.total } : fromStart();
