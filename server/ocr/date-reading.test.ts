@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { choosePatientDates } from "./date-reading";
+import { choosePatientDates, leadsWithDate, readDateOptions, weighDatesByStrokes } from "./date-reading";
+import { ASCII_CHARS, type CharMatrix } from "./text-recognizer";
 
 const now = new Date("2026-11-24T12:00:00Z");
 const option = (value: string, confidence: number) => ({ value, confidence });
@@ -41,5 +42,72 @@ describe("choosePatientDates", () => {
     expect(chosen.dob?.value).toBe("2030-01-01");
     expect(chosen.dob!.confidence).toBeLessThan(0.3);
     expect(choosePatientDates([], [], now)).toEqual({ dob: null, exam: null });
+  });
+});
+
+describe("dates read as three numbers", () => {
+  /** A recogniser's matrix of one character a step, blanks between, each step's characters with their probabilities. */
+  function matrixOf(steps: Record<string, number>[]): CharMatrix {
+    const probs = new Float32Array((2 * steps.length + 1) * 96);
+    probs[0] = 1;
+    steps.forEach((chars, i) => {
+      const t = 2 * i + 1;
+      let rest = 1;
+      for (const [ch, p] of Object.entries(chars)) {
+        probs[t * 96 + ASCII_CHARS.indexOf(ch) + 1] = p;
+        rest -= p;
+      }
+      probs[t * 96] = Math.max(0, rest);
+      probs[(t + 1) * 96] = 1;
+    });
+    return { steps: 2 * steps.length + 1, probs };
+  }
+  const sure = (text: string) => [...text].map((ch) => ({ [ch]: 0.97 }));
+
+  it("never spends its readings on a day or month that cannot be", () => {
+    // "30.12.1984" whose 0 looks like an 8 and whose 2 like a 9 (day 38, month 19), with three doubtful year digits:
+    // the sixteen likeliest digit strings are all impossible dates.
+    const matrix = matrixOf([
+      { "3": 0.97 },
+      { "8": 0.6, "0": 0.38 },
+      { ".": 0.97 },
+      { "1": 0.97 },
+      { "9": 0.6, "2": 0.38 },
+      { ".": 0.97 },
+      { "1": 0.97 },
+      { "9": 0.55, "8": 0.43 },
+      { "8": 0.55, "3": 0.43 },
+      { "4": 0.55, "1": 0.43 },
+    ]);
+    expect(readDateOptions(matrix, now)[0]?.value).toBe("1984-12-30");
+  });
+
+  it("reads a stroke the recogniser took for a slash as the digit the separators leave room for", () => {
+    // "2025-0/-06": the month's 1 read as a slash (and a point once), the dashes clear.
+    const matrix = matrixOf([...sure("2025-0"), { "/": 0.5, ".": 0.3, "1": 0.18 }, ...sure("-06")]);
+    expect(readDateOptions(matrix, now)[0]?.value).toBe("2025-01-06");
+  });
+
+  it("reads the date and leaves the next field's label run into the same strip", () => {
+    for (const text of ["27.06.2005 Sex:F", "21/07/41sex:M"]) {
+      expect(readDateOptions(matrixOf(sure(text)), now)[0]?.value).toBe(
+        text.startsWith("27") ? "2005-06-27" : "1941-07-21",
+      );
+    }
+    expect(leadsWithDate("7.06.2005 sex:")).toBe(true);
+    expect(leadsWithDate("1977-0q-a7 Sex:F")).toBe(true);
+    expect(leadsWithDate("Sex: F")).toBe(false);
+    expect(leadsWithDate("30.1a.20al")).toBe(false);
+  });
+
+  it("offers the strokes' date that differs from the recogniser's in one number, and leaves both doubtful", () => {
+    // The recogniser read "03.08.25", the strokes clearly "23.08.25": neither reader can be trusted alone.
+    const strokes = matrixOf(sure("23.08.25"));
+    const weighed = weighDatesByStrokes([{ value: "2025-08-03", confidence: 0.95 }], strokes, now);
+    expect(weighed.map((o) => o.value)).toContain("2025-08-23");
+    expect(Math.max(...weighed.map((o) => o.confidence))).toBeLessThan(0.6);
+    // A strokes' date sharing no two numbers with any reading is not offered.
+    const other = weighDatesByStrokes([{ value: "2025-08-03", confidence: 0.95 }], matrixOf(sure("14.11.25")), now);
+    expect(other.map((o) => o.value)).toEqual(["2025-08-03"]);
   });
 });

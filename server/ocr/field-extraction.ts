@@ -6,6 +6,7 @@ import { labelLogProb } from "./ctc-forward";
 import {
   choosePatientDates,
   type DateOption,
+  leadsWithDate,
   poolDateOptions,
   readDateOptions,
   weighDatesByStrokes,
@@ -521,9 +522,12 @@ export function extractSheetFields(
     const field = hit.field;
     if (!field || claimedValues.has(region)) continue;
     labelTop = labelTop === null ? region.v0 : Math.min(labelTop, region.v0);
+    const isDate = field === "patientDob" || field === "examDate";
+    // A date run into the next field's label ("7.06.2005 Sex:F") is the date's value (date-reading.ts cuts it).
+    const runIntoLabel = (r: ReadRegion) => isDate && hits.get(r)?.field !== field && leadsWithDate(r.read.text);
     const pieces = withoutOthersNumbers(
       field,
-      valuePieces(region, hit, regions, (r) => isLabel(r) && !sameFieldWithValue(r, field)),
+      valuePieces(region, hit, regions, (r) => isLabel(r) && !sameFieldWithValue(r, field) && !runIntoLabel(r)),
     );
     if (pieces.length === 0) continue;
     for (const p of pieces) {
