@@ -56,6 +56,11 @@ const envSchema = ocrSchema.extend({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional(),
+  /**
+   * The embedded database's (PGlite's) shared buffers. PGlite touches all of them when it opens, so they are resident
+   * from the start; below PostgreSQL's 128 MB an idle embedded server is smaller (issue 30, docs/benchmarks.md).
+   */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(4096).default(32),
   PUBLIC_URL: optionalUrl,
   TRUSTED_PROXIES: addressList,
   /** No longer grants anything (an e-mail address is never proven): read only to warn at start. */
@@ -165,6 +170,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PGlite's shared_buffers, MB (PGLITE_SHARED_BUFFERS_MB); not used on PostgreSQL. */
+  pgliteSharedBuffersMb: number;
   publicUrl: string | undefined;
   /** Proxies whose X-Forwarded-For/-Proto/-Host are believed; none by default (the peer's address is the client). */
   trustedProxies: string[];
@@ -272,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ""),
     trustedProxies: e.TRUSTED_PROXIES,
     warnings: [

@@ -30,7 +30,11 @@ async function openProcess(config: Config) {
   });
   setAuditKey(secrets.auditKey);
   configureOcr(config.ocr);
-  const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database: Database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,
+  });
   const fileStore = openFileStore(config, secrets.fileKey);
   const localDraftKeys = LocalDraftKeys.fromFileKey(secrets.fileKey);
   const deps = defaultDeps({ config, database, fileStore, localDraftKeys });

@@ -54,6 +54,21 @@ describe("database", () => {
   });
 });
 
+describe("PGlite shared buffers", () => {
+  it("are what the server is configured with (PGLITE_SHARED_BUFFERS_MB), PostgreSQL's 128 MB otherwise", async () => {
+    const shown = async (mb?: number) => {
+      const database = await openDatabase({ dataDir: null, pgliteSharedBuffersMb: mb });
+      try {
+        return (await database.executeSql("show shared_buffers")).rows[0];
+      } finally {
+        await database.close();
+      }
+    };
+    expect(await shown(24)).toEqual({ shared_buffers: "24MB" });
+    expect(await shown()).toEqual({ shared_buffers: "128MB" });
+  });
+});
+
 describe("PGlite directory lock", () => {
   it("refuses a second opener of the same data directory, and frees it on close", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-lock-"));

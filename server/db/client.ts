@@ -42,9 +42,14 @@ const migrationsFolder = repoPath("server", "db", "migrations");
  * Opens PostgreSQL when a URL is given, otherwise embedded PGlite in `dataDir/pgdata`
  * (or in memory when dataDir is null, for tests), and applies pending migrations.
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string | null }): Promise<Database> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string | null;
+  /** PGlite's shared_buffers (PGLITE_SHARED_BUFFERS_MB); unset: PostgreSQL's 128 MB. */
+  pgliteSharedBuffersMb?: number;
+}): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.pgliteSharedBuffersMb);
 }
 
 async function openPostgres(url: string): Promise<Database> {
@@ -74,7 +79,7 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-async function openPglite(dataDir: string | null): Promise<Database> {
+async function openPglite(dataDir: string | null, sharedBuffersMb?: number): Promise<Database> {
   let releaseLock = () => {};
   let pgDir: string | undefined;
   if (dataDir) {
@@ -84,7 +89,16 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   }
   try {
     // pg_trgm backs the reports search index (see the reports_search migration).
-    const client = await PGlite.create({ ...(pgDir ? { dataDir: pgDir } : {}), extensions: { pg_trgm } });
+    // PGlite touches all of its shared buffers when it starts: at PostgreSQL's 128 MB they are most of an idle
+    // embedded server's memory (issue 30, docs/benchmarks.md). The pages behind them stay in the OS's file cache.
+    const startParams = sharedBuffersMb
+      ? [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`]
+      : undefined;
+    const client = await PGlite.create({
+      ...(pgDir ? { dataDir: pgDir } : {}),
+      extensions: { pg_trgm },
+      ...(startParams ? { startParams } : {}),
+    });
     const changes = new LocalChanges();
     const db = drizzlePglite(changes.wrap(client), { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
