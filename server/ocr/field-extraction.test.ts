@@ -548,6 +548,8 @@ describe("a referrer's garbled title (issue 23, fifth session)", () => {
     expect(referrer(at("D. Osei", { u: 300, v: 300 }, 0.97))).toBe("D. Osei");
     expect(referrer(at("R. T. Hughes", { u: 300, v: 300 }, 0.97))).toBe("R. T. Hughes");
     expect(referrer(at("Walsh", { u: 300, v: 300 }))).toBe("Walsh");
+    // The first letters of a word are no word of their own, even where the recogniser saw "Dr" in them.
+    expect(referrer(at("Donald Smith", { u: 300, v: 300 }, 0.6, { 1: { char: "r", prob: 0.3 } }))).toBe("Donald Smith");
   });
 });
 

@@ -455,16 +455,17 @@ const TITLE_MARGIN = Math.log(100);
  */
 export function referrerTitle(text: string, matrix: CharMatrix): string {
   if (REFERRER_TITLE.test(text)) return text;
-  const match = /^([A-Za-z]{1,2})(\.?\s*)(?=[A-Za-z])(.*)$/.exec(text);
+  // A first word of its own: a point or a space after it ("Donald" holds no "Do" to mend).
+  const match = /^([A-Za-z]{1,2})(\.\s*|\s+)(?=[A-Za-z])(.*)$/.exec(text);
   if (!match) return text;
   const [, first, sep, rest] = match as unknown as [string, string, string, string];
   if (!/[A-Za-z]{2}/.test(rest)) return text;
-  if (first === "r" && sep.length > 0) return `Dr ${rest}`;
+  if (first === "r") return `Dr ${rest}`;
   if (!/^[Dd]|[rR]$/.test(first)) return text;
   const bare = (t: string) => t.replace(/\s+/g, "");
   const readLog = labelLogProb(matrix, bare(text));
-  const candidates = [`Dr${sep || " "}${rest}`];
-  if (first.length === 2 && /^[Dd]/.test(first)) candidates.push(`Dr ${first[1]!.toUpperCase()}${sep || " "}${rest}`);
+  const candidates = [`Dr${sep}${rest}`];
+  if (first.length === 2 && /^[Dd]/.test(first)) candidates.push(`Dr ${first[1]!.toUpperCase()}${sep}${rest}`);
   const best = candidates.map((c) => ({ c, log: labelLogProb(matrix, bare(c)) })).sort((a, b) => b.log - a.log)[0]!;
   return best.log >= readLog - TITLE_MARGIN ? best.c : text;
 }
