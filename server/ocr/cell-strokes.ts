@@ -98,7 +98,7 @@ export function inkStrokes(grey: InkMap, keepMarks = false): { ink: Float32Array
 }
 
 /** The characters of a grey crop, left to right; null when it does not look like a handwritten number. */
-export function segmentCell(grey: InkMap, touching = false): CellChar[] | null {
+export function segmentCell(grey: InkMap, touching = false, splitWidth = CELL_SPLIT_WIDTH): CellChar[] | null {
   // A cell's marks are kept (a point at the crop's lower edge, a digit's flag written apart); flat ones that are no
   // point are dropped below unless they join a digit.
   const found = inkStrokes(grey, true);
@@ -165,7 +165,8 @@ export function segmentCell(grey: InkMap, touching = false): CellChar[] | null {
     // A small blot high in the line, or a flat mark that joined no digit: noise.
     if (h < 0.35 * digitHeight && w < 0.45 * digitHeight) return;
     if (h < 0.4 * digitHeight) return;
-    for (const part of splitCell(c, ink, width, digitHeight, skew, touching)) out.push({ kind: "glyph", map: part });
+    for (const part of splitCell(c, ink, width, digitHeight, skew, touching, splitWidth))
+      out.push({ kind: "glyph", map: part });
   });
   while (out.at(-1)?.kind === "point") out.pop();
   return out.length > 0 && out.length <= 6 ? out : null;
@@ -316,6 +317,7 @@ export function splitCell(
   digitHeight: number,
   skew: number,
   touching = false,
+  splitWidth = CELL_SPLIT_WIDTH,
 ): InkMap[] {
   const yc = (c.y0 + c.y1) / 2;
   const xs = c.pixels.map((p) => Math.round((p % width) - skew * (Math.floor(p / width) - yc)));
@@ -380,7 +382,7 @@ export function splitCell(
   for (let k = 0; k + 1 < bounds.length; k++) {
     const a = bounds[k]!;
     const b = bounds[k + 1]!;
-    const count = Math.max(1, Math.min(3, Math.round((b - a) / (CELL_SPLIT_WIDTH * digitHeight))));
+    const count = Math.max(1, Math.min(3, Math.round((b - a) / (splitWidth * digitHeight))));
     for (let m = 1; m < count; m++) {
       const centre = a + Math.round((m * (b - a)) / count);
       const reach = Math.round((b - a) / count / 3);

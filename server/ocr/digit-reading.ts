@@ -72,6 +72,13 @@ async function classifyAveraged(glyphs: Float32Array[]): Promise<Float32Array[]>
  */
 const TOUCH_MARGIN = 0;
 
+/**
+ * The other width rule offered to the classifier: font-like digits are narrow (two touching ones are about 1.2 digit
+ * heights wide), real people's often wider than tall; each cell's blob is cut both ways and the reading the
+ * classifier finds surer is kept.
+ */
+const NARROW_SPLIT_WIDTH = 0.9;
+
 /** A cell's characters as segmented, with the classifier's probabilities of each glyph (null for a point). */
 export type ClassifiedCell = { chars: CellChar[]; probs: (Float32Array | null)[] };
 
@@ -83,8 +90,18 @@ export type ClassifiedCell = { chars: CellChar[]; probs: (Float32Array | null)[]
 export async function classifyCells(greys: InkMap[]): Promise<(ClassifiedCell | null)[]> {
   const options = greys.map((grey) => {
     const plain = segmentCell(grey);
-    const touching = plain && segmentCell(grey, true);
-    return plain && touching && touching.length !== plain.length ? [plain, touching] : plain ? [plain] : [];
+    if (!plain) return [];
+    const others = [segmentCell(grey, true), segmentCell(grey, false, NARROW_SPLIT_WIDTH)];
+    const shape = (chars: CellChar[]) => chars.map((c) => c.kind).join();
+    const seen = new Set([shape(plain)]);
+    return [
+      plain,
+      ...others.filter((o): o is CellChar[] => {
+        if (!o || seen.has(shape(o))) return false;
+        seen.add(shape(o));
+        return true;
+      }),
+    ];
   });
   const glyphs = options.flatMap((o) =>
     o.flatMap((chars) => chars.flatMap((c) => (c.kind === "glyph" ? [normalizeGlyph(c.map)] : []))),
@@ -98,7 +115,7 @@ export async function classifyCells(greys: InkMap[]): Promise<(ClassifiedCell | 
       return { chars, probs: own, sure };
     });
     if (read.length === 0) return null;
-    const best = read.length > 1 && read[1]!.sure > read[0]!.sure + TOUCH_MARGIN ? read[1]! : read[0]!;
+    const best = read.slice(1).reduce((a, b) => (b.sure > a.sure + TOUCH_MARGIN ? b : a), read[0]!);
     return { chars: best.chars, probs: best.probs };
   });
 }
