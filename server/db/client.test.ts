@@ -69,6 +69,23 @@ describe("PGlite shared buffers", () => {
   });
 });
 
+describe("a new embedded database", () => {
+  it("is created (initdb in a process of its own), migrated, and kept for the next start", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-initdb-"));
+    try {
+      const first = await openDatabase({ dataDir: dir, pgliteSharedBuffersMb: 32 });
+      expect(fs.existsSync(path.join(dir, "pgdata", "PG_VERSION"))).toBe(true);
+      await first.executeSql("insert into clinics (name, email) values ('Kept', 'kept@clinic.test')");
+      await first.close();
+      const again = await openDatabase({ dataDir: dir, pgliteSharedBuffersMb: 32 });
+      expect((await again.executeSql("select name from clinics")).rows).toEqual([{ name: "Kept" }]);
+      await again.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("PGlite directory lock", () => {
   it("refuses a second opener of the same data directory, and frees it on close", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sonoscribe-lock-"));
