@@ -9,9 +9,11 @@ import { storedFiles, worksheets } from "../../db/schema";
 import { loaderPool, readerPool } from "../../ocr/ocr-runner";
 import { shutdownOcr } from "../../ocr/ocr-service";
 import { type FileStore, LocalFileStore } from "../../platform/file-store";
+import { startTestS3 } from "../../test-support/s3-server";
 import { as, createTestApp, multipart, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { sweepUnreferencedFiles } from "../files/files.service";
 import { filesOnDisk, fixture } from "./worksheet-test-files";
+import { pagesForOcr } from "./worksheets.service";
 
 /**
  * Render once (issue 30 item 1): a PDF's pages are rendered and checked at upload, stored encrypted beside the
@@ -173,4 +175,43 @@ describe("a multi-page PDF", () => {
     const kept = await db.select().from(storedFiles).where(inArray(storedFiles.id, pageIds));
     expect(kept.every((f) => onDisk(f.storageKey))).toBe(true);
   });
+});
+
+describe("a multi-page PDF with FILE_STORE=s3", () => {
+  it("has its pages stored sealed in the bucket, and OCR's pages come from there without rendering", async () => {
+    const s3 = await startTestS3();
+    const app = await createTestApp(s3.env);
+    try {
+      const user = await registerClinic(app.app, "Bucket Pages Clinic");
+      const pdf = await threePagePdf();
+      const res = await as(
+        app.app,
+        user,
+      )({
+        method: "POST",
+        url: "/api/worksheets/upload",
+        ...multipart([{ name: "worksheet", filename: "three.pdf", contentType: "application/pdf", data: pdf }]),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const { db } = app.deps.database;
+      const [row] = await db.select().from(worksheets).where(eq(worksheets.id, res.json().id));
+      expect(row!.pageFileIds).toHaveLength(3);
+      // The original and three pages (page 1 is the page image), every one sealed: no PNG signature in the bucket.
+      const objects = fs
+        .readdirSync(s3.directory, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && !entry.name.startsWith("."))
+        .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name)));
+      expect(await app.deps.fileStore.list()).toHaveLength(4);
+      for (const object of objects) expect(object.subarray(0, 8).toString("latin1")).not.toContain("PNG");
+      const loads = vi.spyOn(loaderPool(), "run");
+      const pages = await pagesForOcr({ db, store: app.deps.fileStore }, user.clinicId, row!);
+      expect(loads).not.toHaveBeenCalled();
+      loads.mockRestore();
+      expect(pages).toHaveLength(3);
+      for (const page of pages) expect((await sharp(page).metadata()).format).toBe("png");
+    } finally {
+      await app.close();
+      await s3.close();
+    }
+  }, 180_000);
 });
