@@ -101,9 +101,7 @@ export function pageIdsFrom(
   mark: Mark | null,
   skip: number,
   limit: number,
-  how: BookmarkRead = "jump",
 ): SQL {
-  if (how === "rank") return pageIdsOfMatches(sort, where, first, mark, skip, limit);
   const parts = partsOf[sort].slice(first);
   const reach = skip + limit;
   const branches = parts.map((part, i) => {
@@ -118,35 +116,6 @@ export function pageIdsFrom(
   const dir = sql.raw(parts[0]!.desc ? "desc" : "asc");
   return sql`(select id as page_id from (${sql.join(branches, sql` union all `)}) as p
     order by part, k ${dir}, id ${dir} offset ${skip} limit ${limit})`;
-}
-
-/**
- * The same page for a search: its matches are found by the trigram index (a bitmap), not read in order, so one
- * statement sorts the matches after the bookmark across the parts, instead of a bitmap scan for each part.
- */
-function pageIdsOfMatches(
-  sort: ReportSort,
-  where: SQL,
-  first: number,
-  mark: Mark | null,
-  skip: number,
-  limit: number,
-): SQL {
-  const parts = partsOf[sort];
-  const [dated, undated] = parts;
-  let start: SQL | null = null;
-  if (mark) {
-    const part = parts[first]!;
-    // After a dated bookmark come the later dated rows, then every undated one.
-    start = undated && part === dated ? sql`(${after(part, mark)} or ${undated.condition})` : after(part, mark);
-    if (part.condition && part !== dated) start = sql`${part.condition} and ${start}`;
-  } else if (first > 0) {
-    start = parts[first]!.condition;
-  }
-  const dir = sql.raw(dated!.desc ? "desc" : "asc");
-  const order = sql`${dated!.column} ${dir} nulls last, ${reports.id} ${dir}`;
-  return sql`(select ${reports.id} as page_id from ${reports} where ${and(where, start)}
-    order by ${order} offset ${skip} limit ${limit})`;
 }
 
 /** The one-part page's order over its subquery's columns. */
@@ -320,7 +289,7 @@ export async function pageFromBookmarks<Row extends { version: number }>(
       if (Number(row!.version) === bookmarks.version) return { rows: [], total: bookmarks.total };
     } else {
       const { part, mark, skip } = locate(bookmarks, offset);
-      const rows = await read(pageIdsFrom(sort, where, part, mark, skip, limit, how));
+      const rows = await read(pageIdsFrom(sort, where, part, mark, skip, limit));
       if (rows.length > 0 && rows.every((r) => Number(r.version) === bookmarks.version)) {
         return { rows, total: bookmarks.total };
       }

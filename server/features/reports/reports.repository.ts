@@ -198,15 +198,14 @@ export async function listReports(
       .leftJoin(finalizer, eq(finalizer.id, reports.finalizedBy))
       .leftJoin(amender, eq(amender.id, reports.amendedBy))
       .orderBy(...orderSql(keys));
-  // Without search words or the critical filter the index reads the rows in order: bookmarks by jumps, and a
-  // page part by part. A search's matches come from the trigram index unordered: one sort of them.
-  const how = search.tokens.length === 0 && !search.critical ? "jump" : "rank";
   const fromStart = async () => {
-    const rows = await withPeople(total, pageIdsFrom(sort, where, 0, null, search.offset, search.limit, how));
+    const rows = await withPeople(total, pageIdsFrom(sort, where, 0, null, search.offset, search.limit));
     // A page past the end has no row to carry the total.
     return { rows: rows.map(withoutCounts), total: rows.length > 0 ? rows[0]!.total : await countTotal() };
   };
   if (search.offset < DEEP_OFFSET) return fromStart();
+  // Without search words or the critical filter the index reads the rows in order: bookmarks by jumps.
+  const how = search.tokens.length === 0 && !search.critical ? "jump" : "rank";
   const page = await pageFromBookmarks(
     db,
     clinicId,
