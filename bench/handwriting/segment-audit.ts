@@ -68,7 +68,7 @@ async function main() {
       const keys = expectedMeasurements(truth);
       for (const [i, m] of truth.measurements.entries()) {
         const cell = byKey.get(keys[i]!.split("|").slice(0, 3).join("|"));
-        if (!cell || cell.parts.length !== 1) continue;
+        if (cell?.parts.length !== 1) continue;
         const written = m.written ?? String(m.value);
         const grey = cropGrey(rasters[cell.page]!, frames[cell.page]!, cell.parts[0]!);
         const chars = (await classifyCells([grey]))[0]?.chars ?? null;

@@ -77,7 +77,10 @@ describe("checkMark", () => {
   it("reads a tick, a cross and a filled box as marked", () => {
     expect(
       checkMark(
-        page((ink) => (square(ink), tick(ink))),
+        page((ink) => {
+          square(ink);
+          tick(ink);
+        }),
         upright,
         label,
       ),
@@ -123,7 +126,10 @@ describe("checkMark", () => {
     // A line under the word alone is no ring.
     expect(
       checkMark(
-        page((ink) => (square(ink), line(ink, 100, 78, 220, 78))),
+        page((ink) => {
+          square(ink);
+          line(ink, 100, 78, 220, 78);
+        }),
         upright,
         label,
       ).state,
@@ -153,7 +159,10 @@ describe("checkMark", () => {
       ink(u * turned.cos - v * turned.sin, u * turned.sin + v * turned.cos, pen);
     expect(
       checkMark(
-        page((ink) => (square(rotate(ink)), tick(rotate(ink)))),
+        page((ink) => {
+          square(rotate(ink));
+          tick(rotate(ink));
+        }),
         turned,
         label,
       ).state,
