@@ -224,6 +224,46 @@ describe("extractPatientFields", () => {
     expect(fields.referringPhysician.value).toBe("Dr Hughes");
   });
 
+  it("ends a value at a person's label without its colon: 'TECH' then the sonographer's name or initials", () => {
+    // Its own region beside the value before it, on the same line.
+    const apart = extractSheetFields(
+      [at("Reason for study aching legs", { u: 100, v: 300 }), at("TECH J. Morton", { u: 650, v: 300 })],
+      now,
+    );
+    expect(apart.indication.value).toBe("aching legs");
+    expect(apart.sonographer.value).toBe("J. Morton");
+    // Run into the value before it in one region.
+    const merged = extractSheetFields([at("Indication: aching legs TECH J. Morton", { u: 100, v: 300 })], now);
+    expect(merged.indication.value).toBe("aching legs");
+    expect(merged.sonographer.value).toBe("J. Morton");
+    const initials = extractSheetFields([at("Reason: DVT? Tech CF", { u: 100, v: 300 })], now);
+    expect(initials.indication.value).toBe("DVT?");
+    expect(initials.sonographer.value).toBe("CF");
+    const referrer = extractSheetFields([at("Symptoms: calf pain REF N. Gupta", { u: 100, v: 300 })], now);
+    expect(referrer.indication.value).toBe("calf pain");
+    expect(referrer.referringPhysician.value).toBe("N. Gupta");
+  });
+
+  it("keeps a label word inside a value when no person's name follows it", () => {
+    const a = extractSheetFields([at("Indication: tech difficult, ref to vascular", { u: 100, v: 300 })], now);
+    expect(a.indication.value).toBe("tech difficult, ref to vascular");
+    expect(a.sonographer.value).toBeNull();
+    expect(a.referringPhysician.value).toBeNull();
+  });
+
+  it("leaves a referrer's title with the value when the label could end before it ('REFERRING Dr N. Gupta')", () => {
+    const read = (text: string) => extractSheetFields([at(text, { u: 100, v: 300 })], now).referringPhysician.value;
+    // Printed in another case than the capital label.
+    expect(read("REFERRING Dr N. Gupta")).toBe("Dr N. Gupta");
+    // Further from the label's word than from the name.
+    expect(read("Referring   Dr N. Gupta")).toBe("Dr N. Gupta");
+    expect(read("Ref   Dr Gupta")).toBe("Dr Gupta");
+    // The title close to the label, the name apart: the label's ("Referring Dr" then the name).
+    expect(read("Referring Dr   N. Gupta")).toBe("N. Gupta");
+    // With its colon the label is the long one.
+    expect(read("REFERRING DR: N. Gupta")).toBe("N. Gupta");
+  });
+
   it("places two dates no label claims by their type: the older is the date of birth", () => {
     const regions = [
       at("Patient:", { u: 100, v: 300 }),

@@ -230,6 +230,8 @@ export type LabelHit = {
   colon?: boolean;
   /** A leader of points or dashes runs from the label towards its value. */
   leader?: boolean;
+  /** A referrer's or sonographer's label without its colon, known by the person's name after it. */
+  person?: boolean;
 };
 
 /** Labels this long may have one letter misread, added or lost. */
@@ -308,6 +310,10 @@ function matchChars(
       // A leader after the label's remark ("Sex (M/F) ----") is the label's too.
       while (next > tailFrom && next < chars.length && /[-_=~·…]/.test(chars[next]!.char)) next++;
       const colon = chars[next]?.char === ":";
+      // "REFERRING Dr N. Gupta": the longer label "Referring Dr" would take the value's title. When a shorter label
+      // of the same field ends before the title and the title stands apart from the label's words (a wider gap before
+      // it than after it, or printed in another case), the title is the value's.
+      if (!colon && titleIsValues(label, field, chars, endIndex, entries)) continue;
       const named = headWordField(chars.slice(tailFrom, next), field, entries);
       const whole =
         chars.slice(next).every((c) => /[\s:.#]/.test(c.char) || LEADER.test(c.char)) || slashTail(chars.slice(next));
@@ -320,14 +326,24 @@ function matchChars(
       // The typed value may follow the label's remark ("Name (Last, First) SCHNEIDER, Patricia").
       const typed =
         typedValueFollows(field, chars, endIndex) || (next > tailFrom && typedValue(field, chars.slice(next)));
-      if (label.length <= 4 && !colon && !digitsFollow && !whole && !typed && !leader) continue;
+      // A person's label without its colon ("TECH J. Morton", "REF N. Gupta"), printed with a capital, then a
+      // person's name or initials: a label, which ends the value before it.
+      const person = !colon && /^[A-Z]/.test(chars[0]?.char ?? "") && personFollows(field, chars, endIndex);
+      if (label.length <= 4 && !colon && !digitsFollow && !whole && !typed && !leader && !person) continue;
       if (colonOnly && !colon) continue;
       if (fuzzy && !colon && !leader) continue;
       // ")" closes a remark the label word took the last letter of ("Given name(s)").
       while (next < chars.length && (/[:\s.#)]/.test(chars[next]!.char) || LEADER.test(chars[next]!.char))) next++;
       if (whole) next = chars.length;
       const endStep = next < chars.length ? chars[next]!.step - 1 : steps;
-      return { field: named, endStep: Math.max(0, endStep), length, colon, ...(leader ? { leader } : {}) };
+      return {
+        field: named,
+        endStep: Math.max(0, endStep),
+        length,
+        colon,
+        ...(leader ? { leader } : {}),
+        ...(person ? { person } : {}),
+      };
     }
   }
   return null;
@@ -362,6 +378,72 @@ function slashTail(chars: { char: string }[]): boolean {
     .join("")
     .replace(/[.\-_=~·…\s]+$/, "");
   return /^\s*\/\s*[A-Za-z]{1,4}(?:\s*\/\s*[A-Za-z]{1,4})?\s*:?$/.test(rest);
+}
+
+/** A person's name as a referrer or sonographer writes it: a title, initials, a surname ("Dr N. Gupta", "J. Morton"). */
+const PERSON_NAME =
+  /^(?:(?:Dr|DR|Prof|PROF|Mr|MR|Mrs|MRS|Ms|MS)\.?\s+)?(?:[A-Z]\.?\s*){0,2}[A-Z][A-Za-z'’-]+$|^(?:Dr|DR|Prof|PROF)\.?\s+[A-Z]\.?$/;
+/** A sonographer's initials ("CF", "J.M."). */
+const INITIALS = /^(?:[A-Z]{2,3}|(?:[A-Z]\.\s*){2,3})$/;
+
+/**
+ * Whether a referrer's or sonographer's name follows a label word, a space apart, and nothing more: "TECH J. Morton",
+ * "TECH CF", "Ref Dr N. Gupta". Someone's name alone, with an initial or a title: two plain words of a sentence
+ * ("Tech difficult", "ref to vascular") are no name.
+ */
+function personFollows(field: LabelField | null, chars: { char: string }[], endIndex: number): boolean {
+  if (field !== "sonographer" && field !== "referringPhysician") return false;
+  if (chars[endIndex + 1]?.char !== " ") return false;
+  const rest = chars
+    .slice(endIndex + 1)
+    .map((c) => c.char)
+    .join("")
+    .trim();
+  if (field === "sonographer" && INITIALS.test(rest)) return true;
+  // A surname alone may be a word of a sentence; an initial or a title before it makes it a name.
+  return PERSON_NAME.test(rest) && /^(?:[A-Z]|Dr|DR|Prof|PROF|Mr|MR|Mrs|MRS|Ms|MS)\.?\s/.test(rest);
+}
+
+/**
+ * Whether the title a long referrer's label ends with ("Referring Dr", "Ref Dr") is the value's own: a shorter
+ * label of the field ends before it, the title is a word of its own followed by a name, and it stands apart from
+ * the label's words - a wider gap before it than after it ("REFERRING  Dr N. Gupta"), or in another case than an
+ * all-capital label ("REFERRING Dr").
+ */
+function titleIsValues(
+  label: string,
+  field: LabelField | null,
+  chars: { char: string; step: number }[],
+  endIndex: number,
+  entries: Entry[],
+): boolean {
+  if (field !== "referringPhysician" || !label.endsWith("dr")) return false;
+  if (!entries.some((e) => e.field === field && e.label === label.slice(0, -2) && !e.colonOnly)) return false;
+  const r = endIndex;
+  const d = r - 1;
+  if (!/^[Dd]$/.test(chars[d]?.char ?? "") || !/^[Rr]$/.test(chars[r]?.char ?? "")) return false;
+  if (chars[d - 1]?.char !== " ") return false;
+  let before = d - 1;
+  while (before >= 0 && !/[A-Za-z]/.test(chars[before]!.char)) before--;
+  let after = r + 1;
+  while (after < chars.length && /[.\s]/.test(chars[after]!.char)) after++;
+  if (before < 0 || after >= chars.length) return false;
+  const rest = chars
+    .slice(r + 1)
+    .map((c) => c.char)
+    .join("")
+    .replace(/^\.?\s+/, "")
+    .trim();
+  if (rest.includes(":") || !PERSON_NAME.test(rest)) return false;
+  const labelWords = chars
+    .slice(0, d)
+    .map((c) => c.char)
+    .join("")
+    .replace(/[^A-Za-z]/g, "");
+  const otherCase = labelWords === labelWords.toUpperCase() && chars[r]!.char === "r";
+  const gapBefore = chars[d]!.step - chars[before]!.step;
+  const gapAfter = chars[after]!.step - chars[r]!.step;
+  return otherCase || gapBefore >= 1.5 * gapAfter;
 }
 
 /** A doctor's title starts the value right after a referrer's label, with no space between ("Ref DrDr. Y Hughes"). */
@@ -420,7 +502,12 @@ export function splitMergedFields(regions: ReadRegion[], aliases: readonly Label
         // value has, even written against the value ("ALLENIndication:").
         const long = (hit.length ?? 0) >= 6 && hit.colon === true;
         if (!first) return long;
-        return long || (!/[A-Za-z0-9]/.test(chars[i - 1]!.char) && ((hit.length ?? 0) >= 5 || hit.colon === true));
+        // A short person's label without colon counts too, after a value of its own ("aching legs TECH J. Morton").
+        return (
+          long ||
+          (!/[A-Za-z0-9]/.test(chars[i - 1]!.char) &&
+            ((hit.length ?? 0) >= 5 || hit.colon === true || hit.person === true))
+        );
       });
       const end = first || at >= 0 ? -1 : trailingLabelStart(chars, entries);
       if (at < 0 && end < 0) break;
