@@ -10,8 +10,10 @@ import { loadConfig } from "../config";
 import { openDatabase } from "../db/client";
 import { clinics, storedFiles } from "../db/schema";
 import { saveFile } from "../features/files/files.service";
+import { startTestS3, startTestS3Process } from "../test-support/s3-server";
 import { backup, restore } from "./backup";
 import { LocalFileStore } from "./file-store";
+import { openFileStore } from "./open-file-store";
 import { loadSecrets } from "./secrets";
 
 const tempDir = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `sonoscribe-${name}-`));
@@ -75,6 +77,101 @@ describe("backup and restore", () => {
     expect(result.stdout).toMatch(/Backup written to/);
     expect(result.stderr).toMatch(/WARNING: The backup does not contain the file encryption key/);
   });
+});
+
+describe("backup and restore with FILE_STORE=s3", () => {
+  it("copies every object encrypted by its key, and restores them under the same keys into an empty bucket", async () => {
+    // In a child process: the in-process s3rver cannot answer a second ListObjectsV2 page on Node's OpenSSL 3.
+    const s3 = await startTestS3Process();
+    try {
+      const source = tempDir("s3-source");
+      const config = loadConfig({ DATA_DIR: source, ...s3.env });
+      const secrets = loadSecrets(source, {});
+      const store = openFileStore(config, secrets.fileKey);
+      const database = await openDatabase({ dataDir: source });
+      const [clinic] = await database.db
+        .insert(clinics)
+        .values({ name: "S3 Backup Clinic", email: "s3@clinic.test" })
+        .returning();
+      const original = Buffer.concat([Buffer.from("PATIENT: Jane Doe, DOB 1950-01-01 "), randomBytes(5000)]);
+      const saved = await saveFile(database.db, store, {
+        clinicId: clinic!.id,
+        kind: "worksheet",
+        data: original,
+        mimeType: "image/png",
+      });
+      await database.close();
+      // More objects than one ListObjectsV2 page (1,000 keys): the backup must follow the continuation token.
+      for (let batch = 0; batch < 210; batch++) {
+        await Promise.all(Array.from({ length: 5 }, (_, i) => store.put(Buffer.from(`extra ${batch}-${i}`))));
+      }
+      const storedKeys = (await store.list()).map((file) => file.name);
+      expect(storedKeys).toHaveLength(1051);
+
+      const { folder, manifest } = await backup(config, tempDir("s3-backups"));
+      expect(manifest.format).toBe(2);
+      expect(manifest.files).toHaveLength(1051);
+      const entry = manifest.files.find(
+        (file) => file.path === `files/${saved.storageKey.slice(0, 2)}/${saved.storageKey}`,
+      );
+      expect(entry).toBeDefined();
+      // The archive holds the object as stored: encrypted, not the worksheet's bytes.
+      const archived = fs.readFileSync(path.join(folder, "objects", entry!.path));
+      expect(archived.includes(Buffer.from("Jane Doe"))).toBe(false);
+      expect(store.decrypt(archived).equals(original)).toBe(true);
+
+      // Disaster: the bucket emptied and the database gone (a new, empty DATA_DIR).
+      for (let i = 0; i < storedKeys.length; i += 5) {
+        await Promise.all(storedKeys.slice(i, i + 5).map((name) => store.remove(name)));
+      }
+      expect(await store.list()).toHaveLength(0);
+      const target = tempDir("s3-target");
+      const restoredConfig = loadConfig({
+        DATA_DIR: target,
+        FILE_ENCRYPTION_KEY: secrets.fileKey.toString("hex"),
+        ...s3.env,
+      });
+      // An S3 backup needs FILE_STORE=s3 to be restored.
+      await expect(restore(loadConfig({ DATA_DIR: tempDir("s3-wrong") }), folder)).rejects.toThrow(/FILE_STORE=s3/);
+      await restore(restoredConfig, folder);
+
+      expect((await store.list()).map((file) => file.name).sort()).toEqual([...storedKeys].sort());
+      const restored = await openDatabase({ dataDir: target });
+      const [row] = await restored.db.select().from(storedFiles).where(eq(storedFiles.id, saved.id));
+      await restored.close();
+      const restoredStore = openFileStore(restoredConfig, secrets.fileKey);
+      expect((await restoredStore.get(row!.storageKey)).equals(original)).toBe(true);
+      restoredStore.close?.();
+
+      // Restoring into a bucket that already holds stored files is refused rather than mixing two installations.
+      await expect(restore(loadConfig({ DATA_DIR: tempDir("s3-again"), ...s3.env }), folder)).rejects.toThrow(
+        /empty bucket/,
+      );
+      store.close?.();
+    } finally {
+      await s3.close();
+    }
+  }, 180_000);
+
+  it("refuses an object whose bytes were altered, before touching the database", async () => {
+    const s3 = await startTestS3();
+    try {
+      const source = tempDir("s3-source");
+      const config = loadConfig({ DATA_DIR: source, ...s3.env });
+      const store = openFileStore(config, loadSecrets(source, {}).fileKey);
+      await store.put(Buffer.from("a worksheet"));
+      await (await openDatabase({ dataDir: source })).close();
+      const { folder, manifest } = await backup(config, tempDir("s3-backups"));
+      await Promise.all((await store.list()).map((file) => store.remove(file.name)));
+      store.close?.();
+      fs.appendFileSync(path.join(folder, "objects", manifest.files[0]!.path), "tampered");
+      const target = tempDir("s3-target");
+      await expect(restore(loadConfig({ DATA_DIR: target, ...s3.env }), folder)).rejects.toThrow(/checksum/);
+      expect(fs.existsSync(path.join(target, "pgdata"))).toBe(false);
+    } finally {
+      await s3.close();
+    }
+  }, 180_000);
 });
 
 /** A new, empty database on the server of TEST_DATABASE_URL; dropped by the returned function. */

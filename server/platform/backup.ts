@@ -2,12 +2,15 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import type { Config } from "../config";
 import { acquireDirectoryLock } from "../db/directory-lock";
 import { GENESIS } from "./audit";
 import { anchorPath, writeAnchor } from "./audit-anchor";
+import { isObjectKey, S3FileStore } from "./s3-file-store";
 import { loadSecrets } from "./secrets";
 
 const run = promisify(execFile);
@@ -18,9 +21,13 @@ export const KEY_WARNING =
   "Keep DATA_DIR/secrets/audit-key (or AUDIT_KEY) with it: the restored audit chain verifies only with that key.";
 
 type Manifest = {
-  format: 1;
+  /** 1: the files of DATA_DIR/files under `files/`; 2: the objects of an S3 bucket under `objects/`. */
+  format: 1 | 2;
   createdAt: string;
   database: { kind: "pglite" | "postgres"; file: string; sha256: string };
+  /** Only in format 2: the bucket the objects came from (FILE_STORE=s3). */
+  fileStore?: { kind: "s3"; bucket: string };
+  /** Format 1: paths under DATA_DIR/files; format 2: the objects' keys, exactly as stored (still encrypted). */
   files: Array<{ path: string; sha256: string; bytes: number }>;
   /** First audit event hashed with the key (earlier ones keep plain hashes); absent in older backups. */
   auditKeyedFromId?: number;
@@ -35,6 +42,44 @@ function keyedFromId(dataDir: string): number | undefined {
 
 const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
 
+/** Copies a stream into a new file (mode 600), hashing it on the way. */
+async function streamToFile(source: Readable, target: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  await pipeline(
+    source,
+    async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const chunk of chunks) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        yield chunk;
+      }
+    },
+    fs.createWriteStream(target, { mode: 0o600 }),
+  );
+  return { sha256: hash.digest("hex"), bytes };
+}
+
+async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/**
+ * Copies every stored object of the bucket, page by page, into `folder/objects/<key>` as stored: encrypted, never
+ * opened (the backup holds no key). One object at a time, streamed.
+ */
+async function backupObjects(store: S3FileStore, folder: string): Promise<Manifest["files"]> {
+  const files: Manifest["files"] = [];
+  for await (const { key } of store.objectKeys()) {
+    const copied = await streamToFile(await store.readObject(key), path.join(folder, "objects", key));
+    files.push({ path: key, ...copied });
+  }
+  return files;
+}
+
 function listFiles(root: string): string[] {
   if (!fs.existsSync(root)) return [];
   return fs
@@ -48,13 +93,6 @@ function listFiles(root: string): string[] {
  * The embedded database is copied with the server stopped (its directory lock is taken here).
  */
 export async function backup(config: Config, targetDir: string): Promise<{ folder: string; manifest: Manifest }> {
-  if (config.fileStore.kind === "s3") {
-    // This backup copies DATA_DIR/files; the bucket's objects are kept by the object store's own versioning or
-    // replication, with the database dumped by pg_dump.
-    throw new Error(
-      "FILE_STORE=s3: the files are in the bucket, not in DATA_DIR. Back up the bucket with its versioning or replication, and the database with pg_dump.",
-    );
-  }
   const folder = path.join(
     path.resolve(targetDir),
     `sonoscribe-backup-${new Date().toISOString().replace(/[:.]/g, "-")}`,
@@ -63,6 +101,24 @@ export async function backup(config: Config, targetDir: string): Promise<{ folde
   const database = config.databaseUrl
     ? await dumpPostgres(config.databaseUrl, path.join(folder, "database.pgdump"))
     : await dumpPglite(path.join(config.dataDir, "pgdata"), path.join(folder, "database.pglite.tar.gz"));
+
+  if (config.fileStore.kind === "s3") {
+    const store = new S3FileStore(config.fileStore.s3, null);
+    try {
+      const manifest: Manifest = {
+        format: 2,
+        createdAt: new Date().toISOString(),
+        database,
+        fileStore: { kind: "s3", bucket: config.fileStore.s3.bucket },
+        files: await backupObjects(store, folder),
+        auditKeyedFromId: keyedFromId(config.dataDir),
+      };
+      fs.writeFileSync(path.join(folder, "manifest.json"), JSON.stringify(manifest, null, 2));
+      return { folder, manifest };
+    } finally {
+      store.close();
+    }
+  }
 
   const filesRoot = path.join(config.dataDir, "files");
   const files = listFiles(filesRoot).map((relative) => {
@@ -106,15 +162,59 @@ async function dumpPostgres(url: string, target: string): Promise<Manifest["data
 export async function restore(config: Config, backupFolder: string): Promise<Manifest> {
   const folder = path.resolve(backupFolder);
   const manifest = JSON.parse(fs.readFileSync(path.join(folder, "manifest.json"), "utf8")) as Manifest;
-  if (manifest.format !== 1) throw new Error("Unknown backup format");
+  if (manifest.format !== 1 && manifest.format !== 2) throw new Error("Unknown backup format");
+  const inBucket = manifest.format === 2;
+  if (inBucket && config.fileStore.kind !== "s3") {
+    throw new Error("This backup's files are objects of an S3 bucket: set FILE_STORE=s3 and S3_* to restore them");
+  }
+  if (!inBucket && config.fileStore.kind === "s3") {
+    throw new Error("This backup's files are of DATA_DIR/files: unset FILE_STORE=s3 to restore it");
+  }
   const dump = fs.readFileSync(path.join(folder, manifest.database.file));
   if (sha256(dump) !== manifest.database.sha256) throw new Error("The database dump does not match its checksum");
   for (const file of manifest.files) {
-    if (sha256(fs.readFileSync(path.join(folder, "files", file.path))) !== file.sha256) {
+    if (inBucket) {
+      // A key names a file in the folder and an object in the bucket: only the store's own shape of key.
+      if (!isObjectKey(file.path)) throw new Error(`Not a stored file's object key: ${file.path}`);
+      if ((await sha256OfFile(path.join(folder, "objects", file.path))) !== file.sha256) {
+        throw new Error(`The object ${file.path} does not match its checksum`);
+      }
+    } else if (sha256(fs.readFileSync(path.join(folder, "files", file.path))) !== file.sha256) {
       throw new Error(`The file ${file.path} does not match its checksum`);
     }
   }
+  const store = config.fileStore.kind === "s3" ? new S3FileStore(config.fileStore.s3, null) : null;
+  try {
+    if (store) {
+      // Like the data directory: restoring into a bucket that holds stored files would mix two installations.
+      for await (const { key } of store.objectKeys()) {
+        throw new Error(`The bucket already holds stored files (${key}): restore into an empty bucket`);
+      }
+    }
+    await restoreDatabaseAndFiles(config, folder, manifest, dump, store);
+  } finally {
+    store?.close();
+  }
+  // The restored chain is older than any anchor: walk it again from the start at the next server start.
+  if (manifest.auditKeyedFromId !== undefined) {
+    const { auditKey } = loadSecrets(config.dataDir, config);
+    writeAnchor(config.dataDir, auditKey, {
+      keyedFromId: manifest.auditKeyedFromId,
+      headId: 0,
+      headHash: GENESIS,
+      count: 0,
+    });
+  }
+  return manifest;
+}
 
+async function restoreDatabaseAndFiles(
+  config: Config,
+  folder: string,
+  manifest: Manifest,
+  dump: Buffer<ArrayBuffer>,
+  store: S3FileStore | null,
+): Promise<void> {
   if (manifest.database.kind === "pglite") {
     if (config.databaseUrl) throw new Error("This backup is of an embedded database: unset DATABASE_URL to restore it");
     const pgDir = path.join(config.dataDir, "pgdata");
@@ -140,21 +240,17 @@ export async function restore(config: Config, backupFolder: string): Promise<Man
     ]);
   }
 
+  if (store) {
+    // Each object back under its own key, as stored, so the database's stored_files rows name it again.
+    for (const file of manifest.files) {
+      await store.writeObject(file.path, fs.createReadStream(path.join(folder, "objects", file.path)), file.bytes);
+    }
+    return;
+  }
   const filesRoot = path.join(config.dataDir, "files");
   for (const file of manifest.files) {
     const target = path.join(filesRoot, file.path);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.copyFileSync(path.join(folder, "files", file.path), target);
   }
-  // The restored chain is older than any anchor: walk it again from the start at the next server start.
-  if (manifest.auditKeyedFromId !== undefined) {
-    const { auditKey } = loadSecrets(config.dataDir, config);
-    writeAnchor(config.dataDir, auditKey, {
-      keyedFromId: manifest.auditKeyedFromId,
-      headId: 0,
-      headHash: GENESIS,
-      count: 0,
-    });
-  }
-  return manifest;
 }

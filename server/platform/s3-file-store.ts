@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../config";
 import {
@@ -16,14 +17,15 @@ import {
  * keyed `files/xx/<uuid>.bin` like the local folders.
  */
 export class S3FileStore implements FileStore {
-  private readonly sealer: Sealer;
+  /** Null for a store that only copies objects as stored (backup and restore never hold the key). */
+  private readonly sealer: Sealer | null;
   /** The SDK loads with the first S3 store, so a server on local files never holds it (20 MB, issue 30). */
   private readonly sdk = import("@aws-sdk/client-s3");
   private readonly client: Promise<S3Client>;
   private readonly bucket: string;
 
-  constructor(config: S3Config, key: Buffer) {
-    this.sealer = new Sealer(key);
+  constructor(config: S3Config, key: Buffer | null) {
+    this.sealer = key ? new Sealer(key) : null;
     this.bucket = config.bucket;
     this.client = this.sdk.then(
       ({ S3Client }) =>
@@ -88,12 +90,59 @@ export class S3FileStore implements FileStore {
     return files;
   }
 
+  /**
+   * Every object key this store wrote (`files/xx/<uuid>.bin`), page by page through ListObjectsV2's continuation
+   * token: for backup, which copies the objects as stored. Other keys under the prefix are not the store's.
+   */
+  async *objectKeys(): AsyncGenerator<{ key: string; bytes: number }> {
+    const [client, sdk] = await Promise.all([this.client, this.sdk]);
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: PREFIX, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key && isObjectKey(object.Key)) yield { key: object.Key, bytes: object.Size ?? 0 };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /** An object's stored (encrypted) bytes as a stream, never decrypted: for backup. */
+  async readObject(key: string): Promise<Readable> {
+    const [client, sdk] = await Promise.all([this.client, this.sdk]);
+    if (!isObjectKey(key)) throw new Error(`Not a stored file's object key: ${key}`);
+    const answer = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    if (!answer.Body) throw new Error(`Stored object ${key} has no content`);
+    return answer.Body as Readable;
+  }
+
+  /** Puts already encrypted bytes back under their key, as stored: for restore. */
+  async writeObject(key: string, body: Readable, bytes: number): Promise<void> {
+    const [client, sdk] = await Promise.all([this.client, this.sdk]);
+    if (!isObjectKey(key)) throw new Error(`Not a stored file's object key: ${key}`);
+    await client.send(
+      new sdk.PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: body,
+        ContentLength: bytes,
+        ContentType: "application/octet-stream",
+      }),
+    );
+  }
+
   encrypt(plain: Buffer): Buffer {
-    return this.sealer.encrypt(plain);
+    return this.sealing().encrypt(plain);
   }
 
   decrypt(sealed: Buffer): Buffer {
-    return this.sealer.decrypt(sealed);
+    return this.sealing().decrypt(sealed);
+  }
+
+  private sealing(): Sealer {
+    if (!this.sealer) throw new Error("This S3 store was opened without the file encryption key");
+    return this.sealer;
   }
 
   get location(): string {
@@ -108,3 +157,5 @@ export class S3FileStore implements FileStore {
 
 const PREFIX = "files/";
 const objectKey = (storageKey: string) => `${PREFIX}${storageKey.slice(0, 2)}/${storageKey}`;
+/** The shape of every key `put` writes; a backup's keys are checked against it before they name a file or object. */
+export const isObjectKey = (key: string) => /^files\/[0-9a-f]{2}\/[0-9a-f-]{36}\.bin$/.test(key);
