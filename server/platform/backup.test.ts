@@ -238,4 +238,54 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backup and restore on PostgreSQL"
       await targetDb.drop();
     }
   });
+
+  it("round-trips PostgreSQL and the bucket together (FILE_STORE=s3, the several-machine shape)", async () => {
+    const serverUrl = process.env.TEST_DATABASE_URL!;
+    const sourceDb = await scratchDatabase(serverUrl);
+    const targetDb = await scratchDatabase(serverUrl);
+    const s3 = await startTestS3();
+    try {
+      const source = tempDir("pg-s3-source");
+      const config = loadConfig({ DATA_DIR: source, DATABASE_URL: sourceDb.url, ...s3.env });
+      const secrets = loadSecrets(source, {});
+      const store = openFileStore(config, secrets.fileKey);
+      const database = await openDatabase({ databaseUrl: sourceDb.url, dataDir: null });
+      const [clinic] = await database.db
+        .insert(clinics)
+        .values({ name: "PG S3 Clinic", email: "pgs3@clinic.test" })
+        .returning();
+      const original = randomBytes(4000);
+      const saved = await saveFile(database.db, store, {
+        clinicId: clinic!.id,
+        kind: "worksheet",
+        data: original,
+        mimeType: "image/png",
+      });
+      await database.close();
+
+      const { folder, manifest } = await backup(config, tempDir("pg-s3-backups"));
+      expect(manifest.database.kind).toBe("postgres");
+      expect(manifest.format).toBe(2);
+      await store.remove(saved.storageKey);
+      store.close?.();
+
+      const restoredConfig = loadConfig({
+        DATA_DIR: tempDir("pg-s3-target"),
+        DATABASE_URL: targetDb.url,
+        FILE_ENCRYPTION_KEY: secrets.fileKey.toString("hex"),
+        ...s3.env,
+      });
+      await restore(restoredConfig, folder);
+      const restored = await openDatabase({ databaseUrl: targetDb.url, dataDir: null });
+      const [row] = await restored.db.select().from(storedFiles).where(eq(storedFiles.id, saved.id));
+      await restored.close();
+      const restoredStore = openFileStore(restoredConfig, secrets.fileKey);
+      expect((await restoredStore.get(row!.storageKey)).equals(original)).toBe(true);
+      restoredStore.close?.();
+    } finally {
+      await s3.close();
+      await sourceDb.drop();
+      await targetDb.drop();
+    }
+  });
 });
