@@ -1,7 +1,8 @@
-import { type Canvas, createCanvas } from "@napi-rs/canvas";
+import { createCanvas } from "@napi-rs/canvas";
 import { describe, expect, it } from "vitest";
 import { segmentCell } from "./cell-strokes";
 import type { InkMap } from "./digit-glyph";
+import { inkOf, touchingSeventeen } from "./testing/drawn-cells";
 
 /** A grey cell crop (0 black .. 255 paper) with `text` drawn and a table ruling across its top. */
 function cell(text: string): InkMap {
@@ -72,39 +73,13 @@ describe("segmentCell", () => {
     ctx.beginPath();
     ctx.arc(58, 45, 2.5, 0, 2 * Math.PI);
     ctx.fill();
-    expect(segmentCell(grey(canvas))?.map((c) => c.kind)).toEqual(["glyph", "point", "glyph"]);
+    expect(segmentCell(inkOf(canvas))?.map((c) => c.kind)).toEqual(["glyph", "point", "glyph"]);
   });
 
   it("cuts a thin leaning 1 from the digit it touches, where the cut is offered", () => {
     const canvas = touchingSeventeen();
     // Too narrow together for the width rule: one blob, unless the touching cut is asked for.
-    expect(segmentCell(grey(canvas))?.map((c) => c.kind)).toEqual(["glyph"]);
-    expect(segmentCell(grey(canvas), true)?.map((c) => c.kind)).toEqual(["glyph", "glyph"]);
+    expect(segmentCell(inkOf(canvas))?.map((c) => c.kind)).toEqual(["glyph"]);
+    expect(segmentCell(inkOf(canvas), true)?.map((c) => c.kind)).toEqual(["glyph", "glyph"]);
   });
 });
-
-/** "17" handwritten, the 7's bar starting on the 1's stroke. */
-function touchingSeventeen() {
-  const canvas = createCanvas(160, 60);
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#f0f0f0";
-  ctx.fillRect(0, 0, 160, 60);
-  ctx.strokeStyle = "#202020";
-  ctx.lineWidth = 4;
-  ctx.beginPath();
-  ctx.moveTo(36, 8);
-  ctx.lineTo(32, 52);
-  ctx.moveTo(37, 9);
-  ctx.lineTo(68, 9);
-  ctx.lineTo(50, 52);
-  ctx.stroke();
-  return canvas;
-}
-
-function grey(canvas: Canvas): InkMap {
-  const { width, height } = canvas;
-  const { data } = canvas.getContext("2d").getImageData(0, 0, width, height);
-  const ink = new Float32Array(width * height);
-  for (let i = 0; i < ink.length; i++) ink[i] = data[i * 4]!;
-  return { width, height, ink };
-}
