@@ -602,3 +602,42 @@ describe("a referrer's title run into the surname (issue 23, fifth session)", ()
     expect(fields.referringPhysician.value).toBe("DR CHEN");
   });
 });
+
+describe("a short label word run into the name; a date far right of its label (issue 23, fifth session)", () => {
+  it("parts 'ID' of 'Patient name / ID' from the name it was read against", () => {
+    // Clean print: letters read at 0.99, so the lexicon never replaces the word (a plain reading is kept).
+    const apart = [at("Patient name /", { u: 100, v: 300 }), at("IDGeorge Y. Okafor", { u: 270, v: 300 }, 0.99)];
+    expect(extractSheetFields(apart, now).patientName.value).toBe("George Y. Okafor");
+    const oneRegion = [at("Patient name/IDGeorge Y. Okafor", { u: 100, v: 300 }, 0.99)];
+    expect(extractSheetFields(oneRegion, now).patientName.value).toBe("George Y. Okafor");
+  });
+
+  it("keeps names with two capitals and titles whole", () => {
+    const mc = [at("Patient name:", { u: 100, v: 300 }), at("McDonald, Beatrice", { u: 270, v: 300 }, 0.99)];
+    expect(extractSheetFields(mc, now).patientName.value).toBe("McDonald, Beatrice");
+    const caps = [at("Name:", { u: 100, v: 300 }), at("IDA KING", { u: 180, v: 300 }, 0.99)];
+    expect(extractSheetFields(caps, now).patientName.value).toBe("IDA KING");
+  });
+
+  it("pairs a date of birth written far right on its label's line, nothing between", () => {
+    const far = [at("Date of Birth:", { u: 100, v: 300 }), at("12/03/1961", { u: 1100, v: 300 })];
+    expect(extractSheetFields(far, now).patientDob.value).toBe("1961-03-12");
+  });
+
+  it("leaves it when a label stands over that date (its own field) or a label lies between", () => {
+    const column = [
+      at("Date of Birth:", { u: 100, v: 300 }),
+      at("Exam Date:", { u: 1100, v: 255 }),
+      at("12/03/2024", { u: 1100, v: 300 }),
+    ];
+    const fields = extractSheetFields(column, now);
+    expect(fields.patientDob.value).toBeNull();
+    expect(fields.examDate.value).toBe("2024-03-12");
+    const between = [
+      at("Date of Birth:", { u: 100, v: 300 }),
+      at("Sex:", { u: 700, v: 300 }),
+      at("12/03/1961", { u: 1100, v: 300 }),
+    ];
+    expect(extractSheetFields(between, now).patientDob.value).toBeNull();
+  });
+});

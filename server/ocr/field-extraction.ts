@@ -24,6 +24,7 @@ import {
   type LabelAlias,
   type LabelField,
   type LabelHit,
+  lexiconFieldOf,
   matchLabel,
   splitMergedFields,
   unknownLabel,
@@ -80,7 +81,9 @@ function valuePieces(label: ReadRegion, hit: LabelHit, regions: ReadRegion[], is
     // A value written in the label's own region: its own reading when there is one (dates), else its steps.
     pieces.push(label.value ? { region: label.value, from: 0 } : { region: label, from: hit.endStep });
   }
-  const paired = pairValue(label, regions, isLabel, isNoiseBetween);
+  // A date's value may stand far right of its label on a long write-on line, when its own region holds none.
+  const reachFar = pieces.length === 0 && (hit.field === "patientDob" || hit.field === "examDate");
+  const paired = pairValue(label, regions, isLabel, isNoiseBetween, reachFar);
   if (paired.place === "right") {
     const first = paired.regions[0]!;
     const h = heightOf(label);
@@ -265,6 +268,17 @@ function titleRunIn(core: string): string | null {
   return `${match[1]} ${match[2]}`;
 }
 
+/**
+ * "IDGeorge" -> "George": a short label word printed in capitals ("ID", "UR", "MRN") read against a capitalised name
+ * word, with no space or colon between. Only a word the label lexicon knows, of two to four capitals, and only before
+ * a capital and small letters, so names with two capitals ("McDonald", "DeSouza") stay whole.
+ */
+function labelWordRunIn(core: string): string {
+  const match = /^([A-Z]{2,4})([A-Z][a-z]{2,})$/.exec(core);
+  if (!match || TITLES.test(match[1]!) || lexiconFieldOf(match[1]!.toLowerCase()) === undefined) return core;
+  return match[2]!;
+}
+
 /** Checks every word of a name against the lexicon (punctuation around a word is kept as written). */
 function checkNameWords(decoded: Decoded[], spans: Span[], gapSpaces = true, titled = false) {
   let factor = 1;
@@ -277,7 +291,9 @@ function checkNameWords(decoded: Decoded[], spans: Span[], gapSpaces = true, tit
       // A doctor's title run into the surname ("DRCHEN"): parted, not read as a name near it ("DECHEN").
       const runIn = titled && k === 0 ? titleRunIn(core!) : null;
       if (runIn) return before + runIn + after;
-      const checked = rescoreNameWord({ ...word, text: core! }, nameLexicon());
+      // A short label word run into the name ("IDGeorge" of "Patient name / ID"): the label's, not the name's.
+      const named = k === 0 ? labelWordRunIn(core!) : core!;
+      const checked = rescoreNameWord({ ...word, text: named }, nameLexicon());
       factor = Math.min(factor, checked.factor);
       return before + checked.text + after;
     })

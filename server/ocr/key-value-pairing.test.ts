@@ -53,6 +53,18 @@ describe("pairValue", () => {
     expect(pairValue(mrn, [mrn, box("Dr Chen", 800, 360)], isLabel).place).toBe("none");
   });
 
+  it("reaches a date far right on its label's line only when asked, nothing between and no label over it", () => {
+    const dob = label("Date of Birth:", 100, 300);
+    const regions = [dob, box("12/03/1961", 1100, 300)];
+    expect(pairValue(dob, regions, isLabel).place).toBe("none");
+    expect(pairValue(dob, regions, isLabel, undefined, true)).toEqual({ regions: [regions[1]], place: "right" });
+    const column = [dob, label("Exam Date:", 1100, 255), box("12/03/2024", 1100, 300)];
+    expect(pairValue(dob, column, isLabel, undefined, true).place).toBe("none");
+    // Something under the label is its value first (a label over its write-on line).
+    const under = [dob, box("1961", 104, 350), box("12/03/1961", 1100, 300)];
+    expect(texts(pairValue(dob, under, isLabel, undefined, true))).toEqual(["1961"]);
+  });
+
   it("stops at a long gap: the next field of the line without a label", () => {
     const sex = label("Sex:", 100, 300);
     const regions = [sex, box("F", 170, 300), box("Outpatient", 600, 300)];

@@ -63,22 +63,55 @@ function continueLine<T extends Slot>(
 
 /**
  * The value regions of `label`: right of it on its line, else on the first line below it whose left end lies under
- * the label. Another label in the way ends the search: a label with nothing after it before the next label is an
- * empty field, and its neighbour's value is not its own.
+ * the label, else (`reachFar`, a date's label) far right of it on its line (farRight). Another label in the way ends
+ * the search: a label with nothing after it before the next label is an empty field, and its neighbour's value is
+ * not its own.
  */
 export function pairValue<T extends Slot>(
   label: T,
   regions: T[],
   isLabel: (r: T) => boolean,
   isNoise: (r: T, line: T[]) => boolean = () => false,
+  reachFar = false,
 ): Pairing<T> {
   const h = heightOf(label);
   // A sliver between the label and its value lies under the label too.
   const noise = (r: T, line: T[]) => isNoise(r, [label, ...line]);
-  const right = continueLine({ u1: label.u1, h }, sameLineRight(label, regions), isLabel, noise, CELL_GAP);
+  const line = sameLineRight(label, regions);
+  const right = continueLine({ u1: label.u1, h }, line, isLabel, noise, CELL_GAP);
   if (right.length > 0) return { regions: right, place: "right" };
   const below = linesBelow(label, regions, 1, isLabel, isNoise);
-  return below.length > 0 ? { regions: below[0]!, place: "below" } : { regions: [], place: "none" };
+  if (below.length > 0) return { regions: below[0]!, place: "below" };
+  const far = reachFar ? farRight(label, line, regions, isLabel, noise) : [];
+  return far.length > 0 ? { regions: far, place: "right" } : { regions: [], place: "none" };
+}
+
+/**
+ * A value written far right of its label on a long write-on line ("Date of Birth:" ........... "12/03/1961"), beyond
+ * the next cell's reach, when nothing lies between them, nothing lies under the label, and the value is no other
+ * label's: no label stands over it within reach (a column whose labels sit above their values).
+ */
+function farRight<T extends Slot>(
+  label: T,
+  line: T[],
+  regions: T[],
+  isLabel: (r: T) => boolean,
+  noise: (r: T, line: T[]) => boolean,
+): T[] {
+  const h = heightOf(label);
+  const first = line.find((r) => !noise(r, line));
+  if (!first || isLabel(first)) return [];
+  const overIt = regions.some(
+    (r) =>
+      r !== label &&
+      isLabel(r) &&
+      centerV(r) < first.v0 &&
+      centerV(first) - centerV(r) < BELOW_REACH * h &&
+      r.u0 < first.u1 &&
+      r.u1 > first.u0,
+  );
+  if (overIt) return [];
+  return continueLine({ u1: first.u0, h }, line.slice(line.indexOf(first)), isLabel, noise, 1);
 }
 
 /**
