@@ -5,7 +5,7 @@ type Limit = { free: number; baseMs: number; capMs: number };
 
 export type ThrottleLimits = { account: Limit; address: Limit; forgetMs: number };
 
-const defaultLimits: ThrottleLimits = {
+export const defaultLimits: ThrottleLimits = {
   account: { free: 5, baseMs: 5_000, capMs: 15 * 60_000 },
   address: { free: 20, baseMs: 1_000, capMs: 60_000 },
   forgetMs: 60 * 60_000,
