@@ -1,23 +1,16 @@
-import { createCanvas } from "@napi-rs/canvas";
 import { describe, expect, it } from "vitest";
 import { segmentCell } from "./cell-strokes";
 import type { InkMap } from "./digit-glyph";
-import { inkOf, touchingSeventeen } from "./testing/drawn-cells";
+import { blankCell, inkOf, touchingSeventeen } from "./testing/drawn-cells";
 
 /** A grey cell crop (0 black .. 255 paper) with `text` drawn and a table ruling across its top. */
 function cell(text: string): InkMap {
-  const canvas = createCanvas(160, 60);
+  const canvas = blankCell();
   const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#f0f0f0";
-  ctx.fillRect(0, 0, 160, 60);
-  ctx.fillStyle = "#202020";
   ctx.fillRect(0, 3, 160, 2);
   ctx.font = "40px DejaVu Sans";
   ctx.fillText(text, 20, 48);
-  const { data } = ctx.getImageData(0, 0, 160, 60);
-  const ink = new Float32Array(160 * 60);
-  for (let i = 0; i < ink.length; i++) ink[i] = data[i * 4]!;
-  return { width: 160, height: 60, ink };
+  return inkOf(canvas);
 }
 
 describe("segmentCell", () => {
@@ -28,13 +21,8 @@ describe("segmentCell", () => {
 
   it("finds a decimal point that a slanted digit's top overhangs, and one at the crop's lower edge", () => {
     // "7.4" written leaning right: the 7's bar reaches over the point, which the overlap rule alone joined to it.
-    const canvas = createCanvas(160, 60);
+    const canvas = blankCell();
     const ctx = canvas.getContext("2d");
-    ctx.fillStyle = "#f0f0f0";
-    ctx.fillRect(0, 0, 160, 60);
-    ctx.strokeStyle = "#202020";
-    ctx.fillStyle = "#202020";
-    ctx.lineWidth = 4;
     ctx.beginPath();
     ctx.moveTo(20, 10);
     ctx.lineTo(56, 10);
@@ -50,10 +38,7 @@ describe("segmentCell", () => {
     ctx.moveTo(92, 22);
     ctx.lineTo(90, 52);
     ctx.stroke();
-    const { data } = ctx.getImageData(0, 0, 160, 60);
-    const ink = new Float32Array(160 * 60);
-    for (let i = 0; i < ink.length; i++) ink[i] = data[i * 4]!;
-    expect(segmentCell({ width: 160, height: 60, ink })?.map((c) => c.kind)).toEqual(["glyph", "point", "glyph"]);
+    expect(segmentCell(inkOf(canvas))?.map((c) => c.kind)).toEqual(["glyph", "point", "glyph"]);
   });
 
   it("finds nothing in an empty cell", () => {
@@ -61,11 +46,8 @@ describe("segmentCell", () => {
   });
 
   it("finds a decimal point too faint for the digits' threshold (a dot the photo's blur lightened)", () => {
-    const canvas = createCanvas(160, 60);
+    const canvas = blankCell();
     const ctx = canvas.getContext("2d");
-    ctx.fillStyle = "#f0f0f0";
-    ctx.fillRect(0, 0, 160, 60);
-    ctx.fillStyle = "#202020";
     ctx.font = "40px DejaVu Sans";
     ctx.fillText("4", 20, 48);
     ctx.fillText("5", 70, 48);
