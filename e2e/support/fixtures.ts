@@ -41,8 +41,22 @@ export async function signIn(page: Page, account: { email: string; password: str
   await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
 }
 
+/**
+ * Waits until no CSS transition is running: axe measures colours as drawn, so a button caught half-way through its
+ * hover transition reads as a contrast failure that no user sees at rest. Runs in the page (the app's CSP forbids
+ * injecting a style to turn transitions off); endless animations such as spinners are not waited for.
+ */
+async function settleTransitions(page: Page) {
+  await page.evaluate(async () => {
+    const running = document.getAnimations().filter((a) => a instanceof CSSTransition);
+    const settled = Promise.allSettled(running.map((a) => a.finished));
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 2000))]);
+  });
+}
+
 /** WCAG 2.1 AA checks of the current page; fails the test on any violation. */
 export async function expectAccessible(page: Page) {
+  await settleTransitions(page);
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(summary, summary.join("\n")).toEqual([]);
