@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -131,8 +131,6 @@ describe("backup and restore with FILE_STORE=s3", () => {
         FILE_ENCRYPTION_KEY: secrets.fileKey.toString("hex"),
         ...s3.env,
       });
-      // An S3 backup needs FILE_STORE=s3 to be restored.
-      await expect(restore(loadConfig({ DATA_DIR: tempDir("s3-wrong") }), folder)).rejects.toThrow(/FILE_STORE=s3/);
       await restore(restoredConfig, folder);
 
       expect((await store.list()).map((file) => file.name).sort()).toEqual([...storedKeys].sort());
@@ -172,6 +170,69 @@ describe("backup and restore with FILE_STORE=s3", () => {
       await s3.close();
     }
   }, 180_000);
+});
+
+describe("backup and restore across file stores", () => {
+  it("restores a local backup into an empty bucket, and that bucket's backup into a local data directory", async () => {
+    const s3 = await startTestS3();
+    try {
+      const local = tempDir("local-source");
+      const secrets = loadSecrets(local, {});
+      const keyEnv = { FILE_ENCRYPTION_KEY: secrets.fileKey.toString("hex") };
+      const database = await openDatabase({ dataDir: local });
+      const [clinic] = await database.db
+        .insert(clinics)
+        .values({ name: "Moving Clinic", email: "move@clinic.test" })
+        .returning();
+      const original = randomBytes(3000);
+      const saved = await saveFile(database.db, new LocalFileStore(path.join(local, "files"), secrets.fileKey), {
+        clinicId: clinic!.id,
+        kind: "worksheet",
+        data: original,
+        mimeType: "image/png",
+      });
+      await database.close();
+      const fromDisk = await backup(loadConfig({ DATA_DIR: local }), tempDir("cross-backups"));
+      expect(fromDisk.manifest.format).toBe(1);
+
+      // Local files into the bucket: the stored_files row names the object again.
+      const inBucketConfig = loadConfig({ DATA_DIR: tempDir("s3-target"), ...keyEnv, ...s3.env });
+      await restore(inBucketConfig, fromDisk.folder);
+      const bucket = openFileStore(inBucketConfig, secrets.fileKey);
+      expect((await bucket.get(saved.storageKey)).equals(original)).toBe(true);
+
+      // And back: the bucket's backup into a new local data directory.
+      const fromBucket = await backup(inBucketConfig, tempDir("cross-backups"));
+      expect(fromBucket.manifest.format).toBe(2);
+      const localAgain = tempDir("local-target");
+      await restore(loadConfig({ DATA_DIR: localAgain, ...keyEnv }), fromBucket.folder);
+      const disk = new LocalFileStore(path.join(localAgain, "files"), secrets.fileKey);
+      expect((await disk.get(saved.storageKey)).equals(original)).toBe(true);
+      const restored = await openDatabase({ dataDir: localAgain });
+      const [row] = await restored.db.select().from(storedFiles).where(eq(storedFiles.id, saved.id));
+      expect(row?.storageKey).toBe(saved.storageKey);
+      await restored.close();
+      bucket.close?.();
+    } finally {
+      await s3.close();
+    }
+  }, 180_000);
+
+  it("refuses an entry that is not a stored file's name before writing anything", async () => {
+    const source = tempDir("source");
+    await (await openDatabase({ dataDir: source })).close();
+    const { folder, manifest } = await backup(loadConfig({ DATA_DIR: source }), tempDir("backups"));
+    // A well-formed entry whose bytes match its checksum, but whose name climbs out of the files folder.
+    const escaping = "../../outside.bin";
+    const bytes = Buffer.from("not a stored file");
+    fs.mkdirSync(path.join(folder, "files"), { recursive: true });
+    fs.writeFileSync(path.join(folder, "files", escaping), bytes);
+    manifest.files.push({ path: escaping, sha256: createHash("sha256").update(bytes).digest("hex"), bytes: 17 });
+    fs.writeFileSync(path.join(folder, "manifest.json"), JSON.stringify(manifest));
+    const target = tempDir("target");
+    await expect(restore(loadConfig({ DATA_DIR: target }), folder)).rejects.toThrow(/Not a stored file's name/);
+    expect(fs.existsSync(path.join(target, "pgdata"))).toBe(false);
+  });
 });
 
 /** A new, empty database on the server of TEST_DATABASE_URL; dropped by the returned function. */

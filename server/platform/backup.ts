@@ -10,7 +10,7 @@ import type { Config } from "../config";
 import { acquireDirectoryLock } from "../db/directory-lock";
 import { GENESIS } from "./audit";
 import { anchorPath, writeAnchor } from "./audit-anchor";
-import { isObjectKey, S3FileStore } from "./s3-file-store";
+import { isObjectKey, objectKey, S3FileStore } from "./s3-file-store";
 import { loadSecrets } from "./secrets";
 
 const run = promisify(execFile);
@@ -158,38 +158,47 @@ async function dumpPostgres(url: string, target: string): Promise<Manifest["data
   return { kind: "postgres", file: path.basename(target), sha256: sha256(fs.readFileSync(target)) };
 }
 
-/** Restores a backup folder into the configured (empty) database and data directory, checking every hash. */
+/**
+ * The storage key a manifest entry names: `xx/<key>` of DATA_DIR/files (format 1) or the object key `files/xx/<key>`
+ * (format 2), checked against the store's own shape before it names a file in the folder, on disk or in a bucket.
+ * Both stores seal files alike with the same key, so either backup restores into either store.
+ */
+function storageKeyOf(manifest: Manifest, entryPath: string): string {
+  const relative = manifest.format === 1 ? entryPath : isObjectKey(entryPath) ? entryPath.slice("files/".length) : "";
+  const match = /^([0-9a-f]{2})\/([0-9a-f-]{36}\.bin)$/.exec(relative);
+  if (!match || !match[2]!.startsWith(match[1]!)) throw new Error(`Not a stored file's name: ${entryPath}`);
+  return match[2]!;
+}
+
+/** Where the backup folder holds an entry's bytes, as stored (encrypted). */
+const archivedPath = (folder: string, manifest: Manifest, entryPath: string) =>
+  path.join(folder, manifest.format === 2 ? "objects" : "files", entryPath);
+
+/**
+ * Restores a backup folder into the configured (empty) database and file store, checking every hash first. A backup
+ * of either store (local files or an S3 bucket) restores into either, so a clinic can move between them.
+ */
 export async function restore(config: Config, backupFolder: string): Promise<Manifest> {
   const folder = path.resolve(backupFolder);
   const manifest = JSON.parse(fs.readFileSync(path.join(folder, "manifest.json"), "utf8")) as Manifest;
   if (manifest.format !== 1 && manifest.format !== 2) throw new Error("Unknown backup format");
-  const inBucket = manifest.format === 2;
-  if (inBucket && config.fileStore.kind !== "s3") {
-    throw new Error("This backup's files are objects of an S3 bucket: set FILE_STORE=s3 and S3_* to restore them");
-  }
-  if (!inBucket && config.fileStore.kind === "s3") {
-    throw new Error("This backup's files are of DATA_DIR/files: unset FILE_STORE=s3 to restore it");
-  }
   const dump = fs.readFileSync(path.join(folder, manifest.database.file));
   if (sha256(dump) !== manifest.database.sha256) throw new Error("The database dump does not match its checksum");
   for (const file of manifest.files) {
-    if (inBucket) {
-      // A key names a file in the folder and an object in the bucket: only the store's own shape of key.
-      if (!isObjectKey(file.path)) throw new Error(`Not a stored file's object key: ${file.path}`);
-      if ((await sha256OfFile(path.join(folder, "objects", file.path))) !== file.sha256) {
-        throw new Error(`The object ${file.path} does not match its checksum`);
-      }
-    } else if (sha256(fs.readFileSync(path.join(folder, "files", file.path))) !== file.sha256) {
+    storageKeyOf(manifest, file.path);
+    if ((await sha256OfFile(archivedPath(folder, manifest, file.path))) !== file.sha256) {
       throw new Error(`The file ${file.path} does not match its checksum`);
     }
   }
   const store = config.fileStore.kind === "s3" ? new S3FileStore(config.fileStore.s3, null) : null;
   try {
+    // Like the data directory: restoring into a store that holds files would mix two installations.
     if (store) {
-      // Like the data directory: restoring into a bucket that holds stored files would mix two installations.
       for await (const { key } of store.objectKeys()) {
         throw new Error(`The bucket already holds stored files (${key}): restore into an empty bucket`);
       }
+    } else if (listFiles(path.join(config.dataDir, "files")).length > 0) {
+      throw new Error(`${path.join(config.dataDir, "files")} is not empty: restore into a new DATA_DIR`);
     }
     await restoreDatabaseAndFiles(config, folder, manifest, dump, store);
   } finally {
@@ -240,17 +249,17 @@ async function restoreDatabaseAndFiles(
     ]);
   }
 
-  if (store) {
-    // Each object back under its own key, as stored, so the database's stored_files rows name it again.
-    for (const file of manifest.files) {
-      await store.writeObject(file.path, fs.createReadStream(path.join(folder, "objects", file.path)), file.bytes);
-    }
-    return;
-  }
+  // Each file back under its own storage key, as stored, so the database's stored_files rows name it again.
   const filesRoot = path.join(config.dataDir, "files");
   for (const file of manifest.files) {
-    const target = path.join(filesRoot, file.path);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.copyFileSync(path.join(folder, "files", file.path), target);
+    const storageKey = storageKeyOf(manifest, file.path);
+    const source = archivedPath(folder, manifest, file.path);
+    if (store) {
+      await store.writeObject(objectKey(storageKey), fs.createReadStream(source), file.bytes);
+    } else {
+      const target = path.join(filesRoot, storageKey.slice(0, 2), storageKey);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(source, target);
+    }
   }
 }

@@ -156,6 +156,7 @@ export class S3FileStore implements FileStore {
 }
 
 const PREFIX = "files/";
-const objectKey = (storageKey: string) => `${PREFIX}${storageKey.slice(0, 2)}/${storageKey}`;
+/** The bucket key of a stored file (restore puts a local backup's files back under it). */
+export const objectKey = (storageKey: string) => `${PREFIX}${storageKey.slice(0, 2)}/${storageKey}`;
 /** The shape of every key `put` writes; a backup's keys are checked against it before they name a file or object. */
 export const isObjectKey = (key: string) => /^files\/[0-9a-f]{2}\/[0-9a-f-]{36}\.bin$/.test(key);
