@@ -33,7 +33,7 @@ const ocrSettings = (): OcrConfig => (settings ??= loadOcrConfig());
  * (with the detector's arena off: peak 600 -> 510 MB, after a page 560 -> 260 MB; smaller thresholds cost up to 4
  * CPU s a page in page faults). An operator's own MALLOC_* setting wins; other C libraries ignore it.
  */
-const CHILD_MALLOC = { MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024) };
+export const CHILD_MALLOC = { MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024) };
 
 /** How often a running child's memory is looked at against its hard limit. */
 const MEMORY_POLL_MS = 50;

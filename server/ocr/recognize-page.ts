@@ -60,7 +60,7 @@ export async function readPageText(
   fold ??= foldTable(models.charset);
   const asciiFold = fold;
   const raster = await decodeRaster(image);
-  const components = await detectText(models.det, raster);
+  const components = await models.withDetector((det) => detectText(det, raster));
   const frame = estimateFrame(components);
   // One detector pixel in page pixels, to give each region back the extent its outermost pixels cover.
   const pixel = Math.max(1, Math.max(raster.width, raster.height) / 1536);
