@@ -110,4 +110,16 @@ describe("dates read as three numbers", () => {
     const other = weighDatesByStrokes([{ value: "2025-08-03", confidence: 0.95 }], matrixOf(sure("14.11.25")), now);
     expect(other.map((o) => o.value)).toEqual(["2025-08-03"]);
   });
+
+  it("reads the date after a label misread so that it was not known (a date holds no colon)", () => {
+    expect(readDateOptions(matrixOf(sure("D.0.8:1995-11-16")), now)[0]?.value).toBe("1995-11-16");
+    expect(readDateOptions(matrixOf(sure("DOB:12/03/1961")), now)[0]?.value).toBe("1961-03-12");
+  });
+
+  it("offers the strokes' date, doubtful, when the recogniser read no date at all", () => {
+    const weighed = weighDatesByStrokes([], matrixOf(sure("29/11/21")), now);
+    expect(weighed[0]?.value).toBe("2021-11-29");
+    expect(weighed[0]!.confidence).toBeLessThan(0.8);
+    expect(weighed[0]!.confidence).toBeGreaterThan(0.3);
+  });
 });

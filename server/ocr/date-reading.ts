@@ -65,6 +65,21 @@ export function dateEnd(matrix: CharMatrix): number {
   return chars[wordStart(text)]?.step ?? matrix.steps;
 }
 
+/**
+ * Where the date starts when its label was read in the same strip, misread so that it was not recognised as the
+ * label ("D.0.8:1995-11-16"): after the last colon with the date's digits after it, since no date holds a colon.
+ * The strip's start otherwise.
+ */
+export function dateStart(matrix: CharMatrix): number {
+  const { text, chars } = ctcDecode(matrix);
+  const colon = text.lastIndexOf(":");
+  if (colon < 0 || text.slice(colon + 1).replace(/\D/g, "").length < MIN_DATE_DIGITS) return 0;
+  return chars[colon + 1]!.step;
+}
+
+/** The fewest digits a written date has ("1.5.22"). */
+const MIN_DATE_DIGITS = 4;
+
 function wordStart(text: string): number {
   let digits = 0;
   for (let i = 0; i < text.length; i++) {
@@ -105,7 +120,12 @@ const MAX_LOG_RATIO = Math.log(100);
  * so a real date found behind it stays doubtful) and by how much the grammar had to force it.
  */
 export function readDateOptions(matrix: CharMatrix, now: Date): DateOption[] {
-  const decoded = constrainedDecode(matrix, DATE_PARTS_GRAMMAR, { beam: 32, nbest: 16, to: dateEnd(matrix) });
+  const decoded = constrainedDecode(matrix, DATE_PARTS_GRAMMAR, {
+    beam: 32,
+    nbest: 16,
+    from: dateStart(matrix),
+    to: dateEnd(matrix),
+  });
   const { freeLogProb } = decoded;
   const candidates = decoded.candidates
     .map((c) => ({ ...c, logProb: c.logProb + paddingPrior(c.text) }))
@@ -189,11 +209,20 @@ function kin(value: string, options: DateOption[]): number {
   return best;
 }
 
+/**
+ * A date only the strokes read is offered at this fraction of their confidence: under the screen's 0.8, so that
+ * it is checked, and above the repairs of a recogniser's reading that was no date.
+ */
+const STROKES_ALONE_FACTOR = 0.5;
+
 export function weighDatesByStrokes(options: DateOption[], strokes: CharMatrix, now: Date): DateOption[] {
   const expert = new Map(
     readDateOptions(allowStrayGlyphs(strokes, STRAY_GLYPH), now).map((o) => [o.value, o.confidence]),
   );
   if (expert.size === 0) return options;
+  // The recogniser read no date at all (a strip cut short, "911/"): the strokes' reading stands alone, doubtful.
+  if (options.length === 0)
+    return [...expert].map(([value, confidence]) => ({ value, confidence: confidence * STROKES_ALONE_FACTOR }));
   const before = options.reduce((s, o) => s + o.confidence, 0);
   const own = new Map(options.map((o) => [o.value, o.confidence]));
   const values = [...new Set([...own.keys(), ...expert.keys()])];

@@ -637,8 +637,11 @@ function readingOrder(a: ReadRegion, b: ReadRegion): number {
 
 const strip = ({ value, confidence, box }: Candidate): OcrField => ({ value, confidence, box });
 
-/** A region that reads as a date on its own: digits in three groups. */
-const DATE_SHAPE = /^\D{0,2}\d{1,4}\s?[./-]\s?\d{1,2}\s?[./-]\s?\d{2,4}\D{0,2}$/;
+/**
+ * A region that reads as a date on its own: digits in three groups, perhaps behind a label too misread to be known
+ * ("D.0.8:1995-11-16"; the date's reading starts after the colon, date-reading.ts).
+ */
+const DATE_SHAPE = /^(?:[^:]{1,8}:)?\D{0,2}\d{1,4}\s?[./-]\s?\d{1,2}\s?[./-]\s?\d{2,4}\D{0,2}$/;
 /** A date placed by its type alone is shown for checking. */
 const TYPE_ONLY_FACTOR = 0.6;
 
