@@ -22,7 +22,8 @@ import { CallTimer, Client, freePort, registerAndSignIn } from "./real-server";
  * throughput batch, default 4). BENCH_PG_URL: the PostgreSQL server's admin URL (default
  * postgresql://postgres@localhost/test; a database is created there and dropped after). NGINX: default
  * /usr/sbin/nginx. --profile DIR: a CPU profile of the first web process (every call of the one-process run passes
- * through it), written when it stops.
+ * through it), written when it stops. --mixed-only: no kill proof, no OCR throughput and no checks: one worksheet
+ * read, then the two mixed runs (a before/after comparison of the mixed workload in a few minutes).
  */
 
 const option = (name: string, fallback: number) => {
@@ -35,6 +36,7 @@ const pages = option("pages", 4);
 /** --profile DIR: the first web process writes a V8 CPU profile there when it stops (node --cpu-prof). */
 const profileIndex = process.argv.indexOf("--profile");
 const profileDir = profileIndex > 0 ? path.resolve(process.argv[profileIndex + 1]!) : null;
+const mixedOnly = process.argv.includes("--mixed-only");
 const adminUrl = process.env.BENCH_PG_URL ?? "postgresql://postgres@localhost/test";
 const nginxBinary = process.env.NGINX ?? "/usr/sbin/nginx";
 const root = path.resolve(import.meta.dirname, "..");
@@ -402,6 +404,30 @@ async function main() {
     const client = new Client(both);
     const { email, password } = await registerAndSignIn(client, "Multi Process Clinic");
     const physician = await client.must<{ id: number }>("POST", "/api/physicians", { name: "Dr. Multi" });
+
+    if (mixedOnly) {
+      const id = await upload(client, worksheetFiles[0]!);
+      if (id === null) throw new Error("the worksheet upload was refused");
+      await requestOcr(client, id);
+      if (!(await waitForOcr(db, [id], 10 * 60_000))) throw new Error("the worksheet was not read in 10 minutes");
+      const read = await client.must<{ ocrResult: { patientName: string | null } }>("GET", `/api/worksheets/${id}/ocr`);
+      const clinic: Clinic = {
+        email,
+        password,
+        worksheetId: id,
+        physicianId: physician.id,
+        searchTerm: (read.ocrResult?.patientName ?? "a").split(/[\s,]+/)[0]!.slice(0, 6),
+      };
+      report.push(
+        "| web processes | users | calls | calls/s | p50 ms | p99 ms | errors |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+      );
+      report.push(await mixedRun("1", one, clinic));
+      report.push(await mixedRun("2", both, clinic));
+      if (errorExamples.length > 0) report.push(`first errors: ${errorExamples.join(" | ")}`);
+      ok = calls.errorCount() === 0;
+      return;
+    }
 
     // 1. The proof: a batch queued, one web process and the worker killed while a worksheet is being read.
     const batch: number[] = [];
