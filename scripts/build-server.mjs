@@ -1,6 +1,7 @@
-// Compiles the server, the OCR child processes and the CLIs (server/, domain/) to plain JavaScript in dist/node/,
-// one output file per source file (the tree mirrored, so `new URL("./x.js", import.meta.url)` finds its neighbour),
-// run with `node` in production. tsx stays for development and tests.
+// Compiles the server, the OCR child processes, the worker threads (the export render pool) and the CLIs (server/,
+// domain/) to plain JavaScript in dist/node/, one output file per source file (the tree mirrored, so
+// `new URL("./x.js", import.meta.url)` finds its neighbour), run with `node` in production. tsx stays for
+// development and tests.
 //
 //   node scripts/build-server.mjs          build now
 //   node scripts/build-server.mjs --check  build only when a source is newer than the last build

@@ -4,6 +4,7 @@ import { type AppDeps, buildApp, defaultDeps } from "./app";
 import type { Config } from "./config";
 import { type Database, openDatabase } from "./db/client";
 import { LocalDraftKeys } from "./features/auth/local-draft-key";
+import { closeRenderPool } from "./features/exports/render-pool";
 import { sweepUnreferencedFiles } from "./features/files/files.service";
 import { repairInterruptedOcr, sweepLapsedOcr } from "./features/worksheets/ocr-jobs";
 import { registerJobHandlers, sendStartupJobs } from "./jobs/handlers";
@@ -77,6 +78,7 @@ async function openProcess(config: Config) {
       stopAnchoring();
       await anchor.close();
       await shutdownOcr();
+      await closeRenderPool();
       await database.close();
       fileStore.close?.();
     },

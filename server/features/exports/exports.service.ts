@@ -3,7 +3,12 @@ import { and, desc, eq } from "drizzle-orm";
 import { clinicLocaleOf } from "../../../domain/date-format";
 import { notFound } from "../../../domain/errors";
 import { docxFileNameFromList, pdfFileName } from "../../../domain/exports/file-names";
-import { buildDocumentView, type DocumentImage, type ReportDocument } from "../../../domain/exports/report-document";
+import {
+  buildDocumentView,
+  type DocumentImage,
+  type DocumentView,
+  type ReportDocument,
+} from "../../../domain/exports/report-document";
 import { resolveTemplateSettings } from "../../../domain/exports/template-settings";
 import type { Db, Queryable } from "../../db/client";
 import { reportVersions } from "../../db/schema";
@@ -21,15 +26,18 @@ import {
   findExportReport,
   findUserNames,
 } from "./exports.repository";
+import type { PdfOptions } from "./render-pdf";
+import { renderPool } from "./render-pool";
 import { renderPrintHtml } from "./render-print-html";
 
 export type ExportFormat = "html" | "pdf" | "docx";
 
-/** pdfkit and docx load on the first export, not at server start (20-35 MB of idle memory, issue 30). */
-const renderers = {
-  pdf: () => import("./render-pdf"),
-  docx: () => import("./render-docx"),
-};
+/**
+ * PDF and DOCX are rendered by the render pool's worker threads (decision 025): pdfkit and docx load there on the
+ * first export, never in the web thread nor at server start (20-35 MB of idle memory, issue 30).
+ */
+const renderPdf = (view: DocumentView, pdf?: PdfOptions) => renderPool().render({ format: "pdf", view, pdf });
+const renderDocx = (view: DocumentView) => renderPool().render({ format: "docx", view });
 
 export type ExportDeps = { db: Db; fileStore: FileStore; timeZone?: string };
 
@@ -150,7 +158,6 @@ async function loadDocument(
  */
 export async function renderReportPdfWithRows(deps: ExportDeps, ctx: Ctx, reportId: number) {
   const loaded = await loadDocument(deps, ctx, reportId, undefined);
-  const { renderPdf } = await renderers.pdf();
   const pdf = await renderPdf(buildDocumentView(loaded.document, { timeZone: deps.timeZone }));
   return { ...loaded, pdf };
 }
@@ -166,13 +173,13 @@ export async function exportReport(deps: ExportDeps, ctx: Ctx, request: ExportRe
   } else if (request.format === "pdf") {
     result = {
       contentType: "application/pdf",
-      body: await (await renderers.pdf()).renderPdf(view, { pdfa: request.pdfa }),
+      body: await renderPdf(view, { pdfa: request.pdfa }),
       fileName: request.fileName ?? pdfFileName(report.patientName, report.id),
     };
   } else {
     result = {
       contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-      body: await (await renderers.docx()).renderDocx(view),
+      body: await renderDocx(view),
       fileName: request.fileName ?? docxFileNameFromList(report.patientName, report.id),
     };
   }
@@ -199,7 +206,6 @@ export async function exportReport(deps: ExportDeps, ctx: Ctx, request: ExportRe
 export async function archiveSignedVersion(deps: ExportDeps, ctx: Ctx, reportId: number) {
   const { document } = await loadDocument(deps, ctx, reportId, undefined);
   if (!document.report.isFinalized) return null;
-  const { renderPdf } = await renderers.pdf();
   const pdf = await renderPdf(buildDocumentView(document, { timeZone: deps.timeZone }), { pdfa: true });
   const sha256 = createHash("sha256").update(pdf).digest("hex");
   const [latest] = await deps.db
