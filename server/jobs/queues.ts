@@ -7,9 +7,9 @@ import type { QueueSpec } from "../platform/job-queue";
 export const QUEUES = {
   /**
    * Reading one worksheet. An OCR failure is an outcome (the worksheet is marked failed), not a retry: retries are
-   * for a worker that died mid-job or a database that failed. A dead worker's job comes back when its lease lapses
-   * (OCR_LEASE_SECONDS, features/worksheets/ocr-jobs.ts), not after this expiry, which only covers a worker that
-   * died between taking the job and its lease; a retry never reads beside an attempt whose lease is live.
+   * for a worker that died mid-job or a database that failed. A dead worker's job comes back when its lease lapses,
+   * or a lease after its attempt started if it never took one (OCR_LEASE_SECONDS, features/worksheets/ocr-jobs.ts),
+   * not after this expiry; a retry never reads beside an attempt whose lease is live.
    */
   ocr: { retryLimit: 2, retryDelaySeconds: 2, expireInSeconds: 600, deadLetter: "ocr-dead" },
   /** An OCR job whose retries are spent: its worksheet is marked failed so the clinician can run it again. */

@@ -36,6 +36,12 @@ export type JobQueueOptions = {
   maintenanceSeconds?: number;
 };
 
+/**
+ * pg-boss's schema, named here because one statement reads its job table beside the application's rows: the OCR
+ * sweep's attempts that never took their lease (features/worksheets/worksheets.repository.ts).
+ */
+export const JOB_SCHEMA = "pgboss";
+
 export class PgBossQueue implements JobQueue {
   private readonly boss: PgBoss;
   private readonly handlers = new Map<string, JobHandler<unknown>>();
@@ -47,6 +53,7 @@ export class PgBossQueue implements JobQueue {
   constructor(private readonly options: JobQueueOptions) {
     this.boss = new PgBoss({
       db: { executeSql: (text, values) => options.database.executeSql(text, values) as Promise<{ rows: never[] }> },
+      schema: JOB_SCHEMA,
       // Only a working process supervises (expiry, dead letters) and fires schedules: a web process only sends.
       supervise: options.work,
       schedule: options.work,

@@ -52,7 +52,10 @@ export const worksheets = pgTable(
     ocrJobId: varchar("ocr_job_id", { length: 64 }),
     /** The running attempt of that job (a token of its own): only the lease's holder writes progress or outcome. */
     ocrLease: varchar("ocr_lease", { length: 64 }),
-    /** The lease lapses here (database clock) unless its worker renews it: then the attempt is taken as dead. */
+    /**
+     * The lease lapses here (database clock) unless its worker renews it: then the attempt is taken as dead. With no
+     * lease: when the sweep last handed the run's job back to the queue (an attempt started before is not swept twice).
+     */
     ocrLeaseUntil: timestamp("ocr_lease_until", { withTimezone: true }),
   },
   (t) => [

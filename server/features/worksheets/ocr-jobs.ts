@@ -22,6 +22,7 @@ import {
   dropOcrLease,
   findClinicWorksheet,
   finishOcrJob,
+  markUnleasedOcrRuns,
   processingWorksheets,
   releaseLapsedOcrLeases,
   renewOcrLease,
@@ -325,9 +326,13 @@ export const DEFAULT_OCR_LEASE_SECONDS = 30;
  * Hands back to the queue the OCR jobs whose worker died: a run whose lease lapsed is released (one process wins
  * each), and its job, still "active" in the queue, is failed now so the queue retries it (or dead-letters it past
  * its retries) instead of waiting for its expiry. A job the queue no longer runs (settled, or already queued again)
- * is left to itself; one it has settled while the run stayed open is failed as interrupted. Answers how many.
+ * is left to itself; one it has settled while the run stayed open is failed as interrupted. So is an attempt active
+ * for more than a lease that never took the lease (its worker died in between). Answers how many.
  */
-export async function releaseLapsedOcr(deps: Pick<OcrJobDeps, "db" | "jobs">): Promise<number> {
+export async function releaseLapsedOcr(
+  deps: Pick<OcrJobDeps, "db" | "jobs">,
+  leaseSeconds = DEFAULT_OCR_LEASE_SECONDS,
+): Promise<number> {
   const lapsed = await releaseLapsedOcrLeases(deps.db);
   for (const run of lapsed) {
     const state = await deps.jobs.state("ocr", run.ocrJobId);
@@ -336,7 +341,9 @@ export async function releaseLapsedOcr(deps: Pick<OcrJobDeps, "db" | "jobs">): P
       await failDeadOcrJob(deps.db, { clinicId: run.clinicId, worksheetId: run.id, jobId: run.ocrJobId });
     }
   }
-  return lapsed.length;
+  const unleased = await markUnleasedOcrRuns(deps.db, leaseSeconds);
+  for (const run of unleased) await deps.jobs.abandon("ocr", run.ocrJobId);
+  return lapsed.length + unleased.length;
 }
 
 /** Looks for lapsed OCR leases every third of a lease, in a process that works jobs; answers how to stop. */
@@ -350,7 +357,7 @@ export function sweepLapsedOcr(
     () => {
       if (running) return;
       running = true;
-      releaseLapsedOcr(deps)
+      releaseLapsedOcr(deps, leaseSeconds)
         .catch(onError)
         .finally(() => {
           running = false;

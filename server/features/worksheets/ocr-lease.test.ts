@@ -142,6 +142,53 @@ describe("OCR leases: a dead worker's job comes back promptly, and is still read
     expect(completed.filter((e) => e.entityId === String(id))).toHaveLength(1);
   }, 300_000);
 
+  it("a worker that dies between being handed the job and taking its lease: the job comes back within a lease or so", async () => {
+    // Earlier tests' workers would take this job: only this test's work the queue.
+    for (const q of queues.splice(0)) await q.stop();
+    const id = await uploadWorksheet();
+    let handed = 0;
+    let wake!: () => void;
+    const frozen = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    // Handed the job, it never takes the lease (killed in between): its attempt stays "active" in the queue.
+    const dead = queue();
+    dead.handle<OcrJobData>("ocr", async () => {
+      handed = Date.now();
+      await frozen;
+    });
+    await dead.start();
+    const asked = await as(t.app, owner)({ method: "POST", url: `/api/worksheets/${id}/ocr` });
+    expect(asked.statusCode, asked.body).toBe(202);
+    await until(async () => handed > 0, 60);
+    expect((await rowOf(id)).ocrLease).toBeNull();
+
+    const alive = queue();
+    registerOcrJobs({ db: database.db, store: t.deps.fileStore, jobs: alive }, logger, LEASE_SECONDS);
+    const stopSweep = sweepLapsedOcr({ db: database.db, jobs: alive }, LEASE_SECONDS, (error) => {
+      throw error;
+    });
+    try {
+      await alive.start();
+      // Picked up again once the attempt is a lease old (3 s) and swept (every second): not after the queue's
+      // expiry (600 s), which is what it waited for before.
+      await until(async () => (await rowOf(id)).ocrLease !== null, 60);
+      const done = await until(async () => {
+        const row = await rowOf(id);
+        return row.ocrStatus !== "processing" && row;
+      }, 240);
+      expect(done).toMatchObject({ ocrStatus: "completed", ocrStage: "done", ocrLease: null });
+    } finally {
+      stopSweep();
+      wake();
+    }
+    const completed = await database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, "worksheet.ocr_completed"));
+    expect(completed.filter((e) => e.entityId === String(id))).toHaveLength(1);
+  }, 300_000);
+
   it("a live attempt that renews its lease is never swept, nor joined by a second attempt", async () => {
     const id = await uploadWorksheet();
     const jobId = crypto.randomUUID();

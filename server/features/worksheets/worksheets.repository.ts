@@ -1,6 +1,7 @@
 import { and, eq, isNull, ne, or, sql } from "drizzle-orm";
 import type { Queryable } from "../../db/client";
 import { worksheets } from "../../db/schema";
+import { JOB_SCHEMA } from "../../platform/job-queue";
 
 export type WorksheetRow = typeof worksheets.$inferSelect;
 
@@ -156,16 +157,19 @@ export async function dropOcrLease(
     .where(openRun(clinicId, id, jobId, lease));
 }
 
+type SweptRun = { id: number; clinicId: number; ocrJobId: string };
+const withJob = (rows: Array<{ id: number; clinicId: number; ocrJobId: string | null }>) =>
+  rows.filter((row): row is SweptRun => row.ocrJobId !== null);
+
 /**
  * Runs whose lease lapsed (their worker stopped renewing it: it died), released in one statement so that of several
- * processes sweeping at once only one hands each back to the queue. Answers their jobs.
+ * processes sweeping at once only one hands each back to the queue. Answers their jobs. The time of the release
+ * stays in ocr_lease_until, so the sweep below does not hand the same attempt back again.
  */
-export async function releaseLapsedOcrLeases(
-  db: Queryable,
-): Promise<Array<{ id: number; clinicId: number; ocrJobId: string }>> {
+export async function releaseLapsedOcrLeases(db: Queryable): Promise<SweptRun[]> {
   const rows = await db
     .update(worksheets)
-    .set({ ocrLease: null, ocrLeaseUntil: null })
+    .set({ ocrLease: null, ocrLeaseUntil: sql`now()` })
     .where(
       and(
         eq(worksheets.ocrStatus, "processing"),
@@ -174,7 +178,34 @@ export async function releaseLapsedOcrLeases(
       ),
     )
     .returning({ id: worksheets.id, clinicId: worksheets.clinicId, ocrJobId: worksheets.ocrJobId });
-  return rows.filter((row): row is { id: number; clinicId: number; ocrJobId: string } => row.ocrJobId !== null);
+  return withJob(rows);
+}
+
+/**
+ * Runs whose job's attempt has been active in the queue for more than a lease without ever holding the run's lease:
+ * its worker died between being handed the job and taking the lease (its attempt would otherwise wait for the
+ * queue's expiry). Marked in one statement (ocr_lease_until: handed back now), so that of several processes
+ * sweeping at once only one hands each attempt back to the queue. Answers their jobs, still active in the queue.
+ */
+export async function markUnleasedOcrRuns(db: Queryable, leaseSeconds: number): Promise<SweptRun[]> {
+  const jobs = sql.raw(`${JOB_SCHEMA}.job`);
+  const rows = await db
+    .update(worksheets)
+    .set({ ocrLeaseUntil: sql`now()` })
+    .where(
+      and(
+        eq(worksheets.ocrStatus, "processing"),
+        isNull(worksheets.ocrLease),
+        sql`exists (
+          select 1 from ${jobs} as job
+          where job.name = 'ocr' and job.id::text = ${worksheets.ocrJobId} and job.state = 'active'
+            and job.started_on <= now() - make_interval(secs => ${leaseSeconds})
+            and (${worksheets.ocrLeaseUntil} is null or ${worksheets.ocrLeaseUntil} < job.started_on)
+        )`,
+      ),
+    )
+    .returning({ id: worksheets.id, clinicId: worksheets.clinicId, ocrJobId: worksheets.ocrJobId });
+  return withJob(rows);
 }
 
 /** Every worksheet still "processing", across clinics, with its job (start-up recovery only). */
