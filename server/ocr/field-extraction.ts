@@ -34,6 +34,7 @@ import { BROAD_ONLY_RANK, nameLexicon } from "./name-lexicon";
 import { isNameShaped } from "./name-line";
 import { type NameWord, rescoreNameWord } from "./name-rescoring";
 import { centerV, groupLines, heightOf, type ReadRegion } from "./read-region";
+import { rereadRecordNumber } from "./record-number-reading";
 import type { CharMatrix } from "./text-recognizer";
 import { columnFromHeader } from "./worksheet-vocabulary";
 
@@ -571,6 +572,13 @@ export function extractSheetFields(
       field === "patientName" || field === "surname" || field === "givenName"
         ? readName(spans, box, hit.leader)
         : readHeaderText(field, spans, box, hit.leader);
+    // A record number's digits are chosen again with the digit classifier's reading of their strokes.
+    if (field === "mrn" && read.value) {
+      read.value = rereadRecordNumber(
+        read.value,
+        pieces.map((p, i) => ({ region: p.region, from: spans[i]!.from, to: spans[i]!.to })),
+      );
+    }
     if (better(found[field], read)) found[field] = { ...read, regions: pieces.map((p) => p.region) };
   }
 

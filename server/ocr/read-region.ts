@@ -1,5 +1,6 @@
 import { ctcDecode, type Decoded } from "./ctc-decode";
 import type { LabelMark } from "./plaque-observations";
+import type { DigitRunStrokes } from "./record-number-reading";
 import type { CharMatrix } from "./text-recognizer";
 import type { TextRegion } from "./text-regions";
 
@@ -20,6 +21,8 @@ export type ReadRegion = TextRegion & {
   strokes?: CharMatrix | null;
   /** A doubtful date read by the digit classifier and the separators' shapes (digit-reading.ts). */
   dateStrokes?: CharMatrix | null;
+  /** Runs of digits of a region that may hold a record number, read by the digit classifier too. */
+  recordStrokes?: DigitRunStrokes[];
   /** A date label's region that also holds the date: the date read from its own crop. */
   value?: ReadRegion;
   /** The plaque labels in the region and whether the check box beside each is marked (plaque-observations.ts). */

@@ -4,6 +4,7 @@ import { loadPaddleModels } from "./paddle-models";
 import { markPlaqueLabels } from "./plaque-observations";
 import { decodeRaster, type Raster } from "./raster";
 import { type ReadRegion, toReadRegion } from "./read-region";
+import { readRecordNumbersByStrokes } from "./record-number-reading";
 import { detectText } from "./text-detector";
 import { type CharMatrix, type FoldTable, foldTable, recognizeRegions } from "./text-recognizer";
 import { estimateFrame, type PageFrame, type TextRegion, toRegions } from "./text-regions";
@@ -113,6 +114,7 @@ export async function readByStrokes(raster: Raster, frame: PageFrame, read: Read
   [...dates, ...merged].forEach((r, k) => {
     r.dateStrokes = datesByStrokes[k];
   });
+  await readRecordNumbersByStrokes(raster, frame, read);
 }
 
 /**
