@@ -34,7 +34,7 @@ import { BROAD_ONLY_RANK, nameLexicon } from "./name-lexicon";
 import { isNameShaped } from "./name-line";
 import { type NameWord, rescoreNameWord } from "./name-rescoring";
 import { centerV, groupLines, heightOf, type ReadRegion } from "./read-region";
-import { rereadRecordNumber } from "./record-number-reading";
+import { prefixFromLabel, rereadRecordNumber } from "./record-number-reading";
 import type { CharMatrix } from "./text-recognizer";
 import { columnFromHeader } from "./worksheet-vocabulary";
 
@@ -574,10 +574,11 @@ export function extractSheetFields(
         : readHeaderText(field, spans, box, hit.leader);
     // A record number's digits are chosen again with the digit classifier's reading of their strokes.
     if (field === "mrn" && read.value) {
-      read.value = rereadRecordNumber(
+      const reread = rereadRecordNumber(
         read.value,
         pieces.map((p, i) => ({ region: p.region, from: spans[i]!.from, to: spans[i]!.to })),
       );
+      read.value = prefixFromLabel(reread, region.read.text);
     }
     if (better(found[field], read)) found[field] = { ...read, regions: pieces.map((p) => p.region) };
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { strokeMatrix } from "./digit-reading";
 import { extractSheetFields } from "./field-extraction";
-import { chooseRunDigits, type DigitRunStrokes, digitRuns } from "./record-number-reading";
+import { chooseRunDigits, type DigitRunStrokes, digitRuns, prefixFromLabel } from "./record-number-reading";
 import { syntheticRegion } from "./synthetic-region";
 
 /** The classifier's reading of a handwritten number: each digit of `text` at `prob`, the rest spread evenly. */
@@ -74,5 +74,20 @@ describe("record numbers read by both readers", () => {
     expect(extractSheetFields(regions, now).mrn.value).toBe("MRN9824763");
     delete value.recordStrokes;
     expect(extractSheetFields(regions, now).mrn.value).toBe("MRN9874763");
+  });
+
+  it("spells a prefix one letter off the label's word as the label does", () => {
+    expect(prefixFromLabel("MKN8289049", "MRN:MKN8289049")).toBe("MRN8289049");
+    expect(prefixFromLabel("UK376196", "UR No.:")).toBe("UR376196");
+    // Another prefix, a prefix two letters off, a label without a short capital word: as read.
+    expect(prefixFromLabel("VL7158325", "MRN:")).toBe("VL7158325");
+    expect(prefixFromLabel("ML7158325", "MRN:")).toBe("ML7158325");
+    expect(prefixFromLabel("HK4139310", "Hospital no.:")).toBe("HK4139310");
+    expect(prefixFromLabel("7158325", "MRN:")).toBe("7158325");
+  });
+
+  it("gives a record number written under its label the label's prefix spelling", () => {
+    const regions = [syntheticRegion("MRN:", { u: 100, v: 300 }), syntheticRegion("MKN8289049", { u: 170, v: 300 })];
+    expect(extractSheetFields(regions, now).mrn.value).toBe("MRN8289049");
   });
 });

@@ -28,9 +28,15 @@ const MIN_DIGITS = 5;
 /** The segmentation reads at most six characters a crop (cell-strokes.ts); a run is cut into pieces of this many. */
 const PIECE = 4;
 
-/** A region that may hold a record number: digits (at least five), no date, no table cell (read as a cell already). */
+/** A reading this sure (print) is not read again, as recognize-page.ts does not re-read sure regions. */
+const SURE = 0.98;
+
+/**
+ * A region that may hold a record number: digits (at least five), no date, no table cell (read as a cell already),
+ * read without certainty.
+ */
 function candidate(r: ReadRegion): boolean {
-  if (r.alternates || r.strokes !== undefined) return false;
+  if (r.alternates || r.strokes !== undefined || r.read.confidence >= SURE) return false;
   const text = r.read.text;
   if ((text.match(/\d/g) ?? []).length < MIN_DIGITS) return false;
   // A date ("12/03/1987", "1987-03-12"): three groups of digits with separators between.
@@ -211,4 +217,17 @@ export function rereadRecordNumber(value: string, spans: { region: ReadRegion; f
   if (digits.some((d) => d === null)) return value;
   let k = 0;
   return value.replace(/\d+/g, () => digits[k++]!);
+}
+
+/**
+ * A record number's letter prefix one letter off the label's own short word ("MRN: MKN8289049"): the writer copied
+ * the label's word, so its spelling is the label's. Only a word of two to four capitals leading the label, against
+ * a prefix as long, one letter apart.
+ */
+export function prefixFromLabel(value: string, labelText: string): string {
+  const word = /^([A-Z]{2,4})(?![A-Za-z])/.exec(labelText.trim())?.[1];
+  const prefix = /^[A-Za-z]+/.exec(value)?.[0];
+  if (!word || !prefix || prefix.length !== word.length || prefix.toUpperCase() === word) return value;
+  const apart = [...word].filter((ch, i) => prefix[i]!.toUpperCase() !== ch).length;
+  return apart === 1 ? word + value.slice(prefix.length) : value;
 }
