@@ -84,6 +84,8 @@ describe("record numbers read by both readers", () => {
     expect(prefixFromLabel("ML7158325", "MRN:")).toBe("ML7158325");
     expect(prefixFromLabel("HK4139310", "Hospital no.:")).toBe("HK4139310");
     expect(prefixFromLabel("7158325", "MRN:")).toBe("7158325");
+    // A record word of its own under another record label is what was written.
+    expect(prefixFromLabel("MRN803736", "URN...MRN803736")).toBe("MRN803736");
   });
 
   it("gives a record number written under its label the label's prefix spelling", () => {

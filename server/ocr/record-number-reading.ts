@@ -219,6 +219,9 @@ export function rereadRecordNumber(value: string, spans: { region: ReadRegion; f
   return value.replace(/\d+/g, () => digits[k++]!);
 }
 
+/** Words record numbers are written with (medical record, unit record, hospital number). */
+const RECORD_WORDS = new Set(["MRN", "URN", "UR", "MR", "ID", "HN", "NHS", "HRN", "PID"]);
+
 /**
  * A record number's letter prefix one letter off the label's own short word ("MRN: MKN8289049"): the writer copied
  * the label's word, so its spelling is the label's. Only a word of two to four capitals leading the label, against
@@ -228,6 +231,8 @@ export function prefixFromLabel(value: string, labelText: string): string {
   const word = /^([A-Z]{2,4})(?![A-Za-z])/.exec(labelText.trim())?.[1];
   const prefix = /^[A-Za-z]+/.exec(value)?.[0];
   if (!word || !prefix || prefix.length !== word.length || prefix.toUpperCase() === word) return value;
+  // A prefix that is itself a record number's word is what the writer wrote ("MRN803736" under "URN").
+  if (RECORD_WORDS.has(prefix.toUpperCase())) return value;
   const apart = [...word].filter((ch, i) => prefix[i]!.toUpperCase() !== ch).length;
   return apart === 1 ? word + value.slice(prefix.length) : value;
 }
