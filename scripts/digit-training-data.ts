@@ -79,37 +79,7 @@ export function trainingRandom(seed: number) {
   const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   /** A random warp (rotation, scale, shear, aspect), stroke weight (grow or thin) and blur, then MNIST's framing. */
   function augment(src: InkMap): Float32Array {
-    const S = 48;
-    const ink = new Float32Array(S * S);
-    const rot = gauss() * 0.12;
-    const shear = uniform(-0.3, 0.25);
-    const sx = uniform(0.75, 1.15);
-    const sy = uniform(0.9, 1.1);
-    const c = Math.cos(rot);
-    const s = Math.sin(rot);
-    const k = Math.max(src.width, src.height) / (S * 0.8);
-    for (let y = 0; y < S; y++)
-      for (let x = 0; x < S; x++) {
-        const u = (x - S / 2) * k;
-        const v = (y - S / 2) * k;
-        // inverse of scale * shear * rotation, close enough for small angles
-        const ru = (c * u + s * v) / sx - (shear * v) / sy;
-        const rv = (-s * u + c * v) / sy;
-        const px = ru + src.width / 2;
-        const py = rv + src.height / 2;
-        const xi = Math.floor(px);
-        const yi = Math.floor(py);
-        if (xi < 0 || yi < 0 || xi >= src.width - 1 || yi >= src.height - 1) continue;
-        const fx = px - xi;
-        const fy = py - yi;
-        const at = (a: number, b: number) => src.ink[b * src.width + a]!;
-        ink[y * S + x] =
-          at(xi, yi) * (1 - fx) * (1 - fy) +
-          at(xi + 1, yi) * fx * (1 - fy) +
-          at(xi, yi + 1) * (1 - fx) * fy +
-          at(xi + 1, yi + 1) * fx * fy;
-      }
-    let map: InkMap = { width: S, height: S, ink };
+    let map = warp(src, 48, -0.3, 0.25);
     const weight = random();
     if (weight < 0.3) map = morph(map, Math.max);
     else if (weight > 0.8) map = morph(map, Math.min);
@@ -158,7 +128,7 @@ export function trainingRandom(seed: number) {
    */
   function augmentPen(src: InkMap, label: number, neighbour: InkMap): Float32Array {
     const S = 48;
-    let map = warp(src, S, uniform(-0.45, 0.3));
+    let map = warp(src, S, -0.45, 0.3);
     if (random() < 0.5) map = elastic(map, uniform(1, 2.5));
     const weight = random();
     if (weight < 0.3) map = morph(map, Math.max);
@@ -167,16 +137,17 @@ export function trainingRandom(seed: number) {
     if (random() < 0.15 && (label === 1 || label === 7)) map = penMarks(map, label);
     if (random() < 0.4) map = pressure(map);
     if (random() < 0.1) map = skip(map);
-    if (random() < 0.2) map = withFragment(map, warp(neighbour, S, uniform(-0.3, 0.2)));
+    if (random() < 0.2) map = withFragment(map, warp(neighbour, S, -0.3, 0.2));
     if (random() < 0.7) map = photo(map);
     else if (random() < 0.5) map = blur(map);
     return normalizeGlyph(map);
   }
 
-  /** `augment`'s warp: rotation, scale, shear and aspect into an S x S map with the glyph filling 80 % of it. */
-  function warp(src: InkMap, S: number, shear: number): InkMap {
+  /** A random rotation, scale, shear (between the two bounds) and aspect into an S x S map, the glyph filling 80 %. */
+  function warp(src: InkMap, S: number, shearLow: number, shearHigh: number): InkMap {
     const ink = new Float32Array(S * S);
     const rot = gauss() * 0.12;
+    const shear = uniform(shearLow, shearHigh);
     const sx = uniform(0.75, 1.15);
     const sy = uniform(0.9, 1.1);
     const c = Math.cos(rot);
@@ -186,6 +157,7 @@ export function trainingRandom(seed: number) {
       for (let x = 0; x < S; x++) {
         const u = (x - S / 2) * k;
         const v = (y - S / 2) * k;
+        // inverse of scale * shear * rotation, close enough for small angles
         const ru = (c * u + s * v) / sx - (shear * v) / sy;
         const rv = (-s * u + c * v) / sy;
         ink[y * S + x] = sample(src, ru + src.width / 2, rv + src.height / 2);
