@@ -11,8 +11,8 @@ import type { OcrJob, OcrProgress, OcrReply, OcrRequest } from "./ocr-protocol";
  * its config at start (configureOcr); the CLIs, benches and tests read the same settings from the environment when
  * a pool is first used. Two cores: one reading child with two inference threads is the fastest per page. A child
  * holds a few hundred MB once models are loaded and gives it back when OCR has been idle for a while. A page's
- * buffers go back to the system after the page (CHILD_MALLOC, the detector without an arena: 250-300 MB between
- * pages, about 400 at a page's peak); a reading child still above its recycle size after a job is replaced
+ * buffers go back to the system after the page (CHILD_MALLOC, the detector's session and its arena released after
+ * each page, paddle-models.ts: 250-300 MB between pages, about 460 at a page's peak); a reading child still above its recycle size after a job is replaced
  * (reloading the models takes well under a second). The loading child
  * stays warm between files (pdf.js loaded once: 2 s under tsx): it settles at 300-450 MB after PDFs
  * (docs/reliability.md), and is replaced only when it grew past that.
@@ -31,7 +31,7 @@ const ocrSettings = (): OcrConfig => (settings ??= loadOcrConfig());
  * detector's activations, decoded images) come from the heap and stay resident after the page: the reading child
  * settled at 560-650 MB. A fixed threshold keeps blocks from 4 MB up in their own mappings, given back when freed
  * (with the detector's arena off: peak 600 -> 510 MB, after a page 560 -> 260 MB; smaller thresholds cost up to 4
- * CPU s a page in page faults). An operator's own MALLOC_* setting wins; other C libraries ignore it.
+ * CPU s a page in page faults; the detector now has an arena of its own for each page instead, paddle-models.ts). An operator's own MALLOC_* setting wins; other C libraries ignore it.
  */
 export const CHILD_MALLOC = { MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024) };
 
