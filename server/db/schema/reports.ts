@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -126,6 +127,24 @@ export const reportCounters = pgTable("report_counters", {
   liveCount: integer("live_count").notNull().default(0),
   version: bigint("version", { mode: "number" }).notNull().default(0),
 });
+
+/**
+ * What each raise of report_counters.version changed (issue 30, decision 024): the list positions, old and new,
+ * of the reports it wrote, as [generated_at in microseconds since 1970, exam_date in days since 1970 or null, id];
+ * an empty list when no report moved (a name shown in the list changed); null when unknown (a critical-result
+ * change, a statement over 1,000 reports). Deep-page bookmarks of an older version are recounted only around
+ * these positions instead of read again. Kept by the triggers of migration 0026, the last 200 per clinic.
+ */
+export const reportListChanges = pgTable(
+  "report_list_changes",
+  {
+    // No foreign key: the triggers write here while a clinic's reports are deleted by its cascade.
+    clinicId: integer("clinic_id").notNull(),
+    version: bigint("version", { mode: "number" }).notNull(),
+    positions: jsonb("positions"),
+  },
+  (t) => [primaryKey({ columns: [t.clinicId, t.version] })],
+);
 
 /** Every saved state of a report; signed versions are never changed. */
 export const reportVersions = pgTable(

@@ -13,7 +13,7 @@ import {
   users,
   worksheets,
 } from "../../db/schema";
-import { listVersion, pageFromBookmarks, pageIdsFrom } from "./report-list-pages";
+import { pageFromBookmarks, pageIdsFrom } from "./report-list-pages";
 
 export type ReportRow = typeof reports.$inferSelect;
 export type NewReportRow = typeof reports.$inferInsert;
@@ -185,12 +185,12 @@ export async function listReports(
     const [count] = await db.select({ total: total.mapWith(Number) }).from(sql`(select 1) as one`);
     return count?.total ?? 0;
   };
-  const withPeople = (totalOfRows: SQL<number>, pageIds: SQL) =>
+  const withPeople = (totalOfRows: SQL<number>, pageIds: SQL, changes: SQL = sql`null`) =>
     db
       .select({
         ...reportWithPeople,
         total: totalOfRows.mapWith(Number),
-        version: listVersion(clinicId).mapWith(Number),
+        changes: sql<unknown>`${changes}`,
       })
       .from(reports)
       .innerJoin(sql`${pageIds} as page`, sql`page.page_id = ${reports.id}`)
@@ -213,7 +213,7 @@ export async function listReports(
     where,
     search.offset,
     search.limit,
-    (pageIds) => withPeople(sql<number>`0`, pageIds),
+    (pageIds, changes) => withPeople(sql<number>`0`, pageIds, changes),
     how,
   );
   // Null only when the clinic's reports changed under every try: one statement, OFFSET from the start.
@@ -222,9 +222,9 @@ export async function listReports(
 
 const withoutCounts = ({
   total: _total,
-  version: _version,
+  changes: _changes,
   ...row
-}: ReportWithPeople & { total: number; version: number }) => row;
+}: ReportWithPeople & { total: number; changes: unknown }) => row;
 
 export async function recentReports(db: Queryable, clinicId: number, limit: number): Promise<ReportWithPeople[]> {
   return selectReportsWithPeople(db)
