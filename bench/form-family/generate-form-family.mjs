@@ -6,6 +6,12 @@
 //   --blank         also writes blank.png: that form printed with no values, as a clinic would scan it
 //   --wordings novel  the form words every label in a way the reader's lexicon does not know ("Client:", "Natal
 //                   day:", "Sent by:"...): a form new to the reader, for learning from corrections (issue 23 item 4)
+//   --clinic-forms  every sheet draws another clinic's header form (../worksheet-kit/clinic-forms.mjs), from a random
+//                   stream of its own (without it every seed gives the very same files as before): labels over
+//                   their value in boxes, a label/value grid, two columns, a side box or the fields at the foot;
+//                   split and "LAST, First" names; month names, US month-first dates, an age beside the DOB;
+//                   sex circled on "M / F"; letterheads with their own dates. Ground truth adds `header` (as
+//                   generate-varied's) and `form`.
 // PDFs only with --pdf-every N (default 0 here: the same files as before), written with pdfkit.
 //
 // Synthetic vascular-ultrasound worksheet generator with ground truth.
@@ -28,6 +34,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "../worksheet-kit/cli.mjs";
+import { clinicFormTruth, clinicForm as drawnClinicForm } from "../worksheet-kit/clinic-forms.mjs";
 import { H, W } from "../worksheet-kit/draw.mjs";
 import { CAROTID_INDICATIONS, CLINICS, LABELS, VENOUS_INDICATIONS } from "../worksheet-kit/original-content.mjs";
 import { renderPage } from "../worksheet-kit/original-page.mjs";
@@ -56,6 +63,7 @@ const NOVEL_LABELS = {
   comments: "Observations:",
 };
 const NOVEL = args.wordings === "novel";
+const CLINIC_FORMS = args["clinic-forms"] !== undefined;
 fs.mkdirSync(OUT, { recursive: true });
 
 // ---------------------------------------------------------------- PDF (only with --pdf-every; pdfkit is loaded then)
@@ -99,6 +107,50 @@ function clinicForm() {
   };
 }
 
+// ---------------------------------------------------------------- --clinic-forms
+const dateParts = (iso) => {
+  const [y, m, d] = iso.split("-").map(Number);
+  return { y, m, d };
+};
+// The sheet's header drawn as another clinic's form: the patient's name and dates rewritten as that form writes them.
+function withClinicForm(hrng, doc, nameTokens) {
+  const middle = /^[A-Z]\.$/.test(nameTokens[1] ?? "") ? ` ${nameTokens[1]}` : "";
+  const last = nameTokens.slice(middle ? 2 : 1).join(" ");
+  const form = drawnClinicForm(hrng, {
+    first: nameTokens[0],
+    middle,
+    last,
+    dobD: dateParts(doc.dob.iso),
+    examD: dateParts(doc.exam.iso),
+    sex: doc.sex,
+    mrn: doc.mrn,
+    referrer: doc.referrer,
+    sonographer: doc.sonographer,
+    indication: doc.indication,
+  });
+  form.valueFont = doc.printFont;
+  doc.clinicForm = form;
+  doc.formFont = form.font;
+  const value = (key) => form.fields.find((f) => f.key === key)?.value;
+  doc.nameWritten = value("name") ?? `${value("surname")} / ${value("given")}`;
+  doc.dob = { ...doc.dob, text: value("dob"), format: form.dateFormats.patientDob };
+  doc.exam = { ...doc.exam, text: value("exam"), format: form.dateFormats.examDate };
+  doc.labels = Object.fromEntries(form.fields.map((f) => [f.key, f.label]));
+}
+function clinicTruth(doc) {
+  return {
+    header: {
+      indication: doc.indication,
+      referringPhysician: doc.referrer,
+      mrn: doc.mrn,
+      sonographer: doc.sonographer,
+      sex: doc.sex === "M" ? "male" : "female",
+      comments: doc.impression,
+    },
+    form: clinicFormTruth(doc.clinicForm),
+  };
+}
+
 // ---------------------------------------------------------------- main
 if (BLANK) {
   if (FORM_SEED === null) throw new Error("--blank needs --form-seed");
@@ -131,6 +183,7 @@ for (let i = 0; i < COUNT; i++) {
   if (doc.template !== template)
     doc.indication = rng.pick(doc.template === "carotid" ? CAROTID_INDICATIONS : VENOUS_INDICATIONS);
   addFindings(rng, doc);
+  if (CLINIC_FORMS) withClinicForm(makeRng(hashSeed(SEED, i, "ff-clinic")), doc, nameTokens);
   const { canvas, boxes } = renderPage(rng, doc);
   const png = canvas.toBuffer("image/png");
   const id = `ws-${level}-${String(i).padStart(3, "0")}`;
@@ -146,6 +199,7 @@ for (let i = 0; i < COUNT; i++) {
     { id, seed: SEED, index: i, level, doc, nameTokens, file, pdfFile, wPx, hPx, photo, boxes },
     {
       afterSeed: { formSeed: FORM_SEED },
+      beforePhoto: CLINIC_FORMS ? clinicTruth(doc) : {},
     },
   );
 

@@ -1,6 +1,7 @@
 // The original generator's page: clinic header, demographics box (layout A or B), measurement table, plaque/reflux
 // notes, impression and footer. Shared by generate-form-family and generate-handwriting.
 import { createCanvas } from "@napi-rs/canvas";
+import { drawClinicFormBottom, drawClinicFormTop } from "./clinic-forms.mjs";
 import { drawPrintValue, drawHand as fontHand, H, W } from "./draw.mjs";
 import { setFont } from "./fonts.mjs";
 import { CAROTID_ROWS, TABLE_COLUMNS, VENOUS_ROWS } from "./measurements.mjs";
@@ -43,6 +44,111 @@ export function renderPage(rng, doc, hand = fontHand) {
       : hand(ctx, rng, text, x, y, st, digits ? (doc.pen ?? null) : null);
   };
 
+  const { ty: tableTop, boxes } = doc.clinicForm
+    ? drawClinicFormTop(ctx, doc.clinicForm, doc.template, writeValue, M, W)
+    : originalHeader(ctx, rng, doc, formFont, writeValue, M);
+
+  // --- measurement table
+  let ty = tableTop;
+  setFont(ctx, 30, formFont[1]);
+  ctx.fillStyle = ink;
+  ctx.fillText(doc.template === "carotid" ? "Spectral Doppler Velocities" : "Reflux Times and Vein Diameters", M, ty);
+  ty += 20;
+  const rowsT = doc.template === "carotid" ? CAROTID_ROWS : VENOUS_ROWS;
+  const heads =
+    doc.template === "carotid"
+      ? ["Vessel", "Rt PSV cm/s", "Rt EDV cm/s", "Lt PSV cm/s", "Lt EDV cm/s"]
+      : ["Segment", "Rt reflux s", "Rt diam mm", "Lt reflux s", "Lt diam mm"];
+  const colX = [M, M + 380, M + 660, M + 940, M + 1220, W - M];
+  const trH = 62;
+  const nRows = rowsT.length + 1;
+  ctx.lineWidth = 2;
+  ctx.strokeStyle = ink;
+  for (let r = 0; r <= nRows; r++) {
+    ctx.beginPath();
+    ctx.moveTo(M, ty + r * trH);
+    ctx.lineTo(W - M, ty + r * trH);
+    ctx.stroke();
+  }
+  for (const cx of colX) {
+    ctx.beginPath();
+    ctx.moveTo(cx, ty);
+    ctx.lineTo(cx, ty + nRows * trH);
+    ctx.stroke();
+  }
+  ctx.fillStyle = "#e6e6e6";
+  ctx.fillRect(M + 1, ty + 1, W - 2 * M - 2, trH - 2);
+  ctx.fillStyle = ink;
+  setFont(ctx, 25, formFont[1]);
+  heads.forEach((h, i) => {
+    ctx.fillText(h, colX[i] + 14, ty + 41);
+  });
+  const params = TABLE_COLUMNS[doc.template];
+  rowsT.forEach((vessel, ri) => {
+    const ry = ty + trH * (ri + 1) + 43;
+    setFont(ctx, 26, formFont[0]);
+    ctx.fillStyle = ink;
+    ctx.fillText(vessel, colX[0] + 14, ry);
+    params.forEach(([side, param], ci) => {
+      const m = doc.measurements.find((mm) => mm.vessel === vessel && mm.side === side && mm.param === param);
+      if (!m) {
+        if (doc.level === "noisy" && rng.chance(0.5)) writeValue("-", colX[ci + 1] + 90, ry, true);
+        return;
+      }
+      const jx = doc.level === "clean" ? 40 : rng.f(20, 90);
+      m.box = writeValue(m.written, colX[ci + 1] + jx, ry + (doc.level === "clean" ? 0 : rng.f(-5, 5)), true);
+    });
+  });
+  ty += nRows * trH + 70;
+
+  // --- checkboxes
+  setFont(ctx, 26, formFont[0]);
+  ctx.fillStyle = ink;
+  const checks =
+    doc.template === "carotid"
+      ? ["Plaque: none", "smooth", "irregular", "calcified", "ulcerated"]
+      : ["Deep system patent", "DVT", "Superficial thrombus", "Perforators"];
+  let cx = M;
+  for (const c of checks) {
+    ctx.strokeRect(cx, ty - 24, 26, 26);
+    if (rng.chance(0.4) && !doc.blank) {
+      // tick mark
+      ctx.strokeStyle = doc.level === "clean" ? ink : doc.inkColor;
+      ctx.lineWidth = 4;
+      ctx.beginPath();
+      ctx.moveTo(cx + 3, ty - 10);
+      ctx.lineTo(cx + 11, ty);
+      ctx.lineTo(cx + 30, ty - 32);
+      ctx.stroke();
+      ctx.strokeStyle = ink;
+      ctx.lineWidth = 2;
+    }
+    ctx.fillText(c, cx + 38, ty);
+    cx += ctx.measureText(c).width + 90;
+  }
+  ty += 80;
+
+  // --- impression (free text, mentions one measurement)
+  setFont(ctx, 30, formFont[1]);
+  ctx.fillStyle = ink;
+  ctx.fillText(doc.labels.comments ?? "Impression / Comments:", M, ty);
+  for (let i = 0; i < 3; i++) ctx.fillRect(M, ty + 70 + i * 66, W - 2 * M, 2);
+  writeValue(doc.impression, M + 10, ty + 62);
+
+  // --- small vessel diagram (clutter) and footer; a clinic form with its fields at the foot has them there instead
+  if (doc.clinicForm?.layout === "bottom")
+    Object.assign(boxes, drawClinicFormBottom(ctx, doc.clinicForm, writeValue, M, W, ty + 290));
+  else drawDiagram(ctx, M);
+  setFont(ctx, 22, formFont[0]);
+  ctx.fillStyle = "#444444";
+  ctx.fillText("Sonographer signature: ______________________", M, H - 150);
+  ctx.fillText(`Form VL-${doc.template === "carotid" ? "102" : "215"} rev ${doc.formRev}    Page 1 of 1`, M, H - 105);
+  return { canvas, boxes };
+}
+
+// The original form's clinic header, title and demographics box (layout A or B); returns where the table starts.
+function originalHeader(ctx, rng, doc, formFont, writeValue, M) {
+  const ink = "#111111";
   // --- header
   const clinic = doc.clinic;
   ctx.strokeStyle = "#1d4f91";
@@ -140,94 +246,11 @@ export function renderPage(rng, doc, hand = fontHand) {
     }
   });
 
-  // --- measurement table
-  let ty = boxTop + rowH * rows.length + 80;
-  setFont(ctx, 30, formFont[1]);
-  ctx.fillStyle = ink;
-  ctx.fillText(doc.template === "carotid" ? "Spectral Doppler Velocities" : "Reflux Times and Vein Diameters", M, ty);
-  ty += 20;
-  const rowsT = doc.template === "carotid" ? CAROTID_ROWS : VENOUS_ROWS;
-  const heads =
-    doc.template === "carotid"
-      ? ["Vessel", "Rt PSV cm/s", "Rt EDV cm/s", "Lt PSV cm/s", "Lt EDV cm/s"]
-      : ["Segment", "Rt reflux s", "Rt diam mm", "Lt reflux s", "Lt diam mm"];
-  const colX = [M, M + 380, M + 660, M + 940, M + 1220, W - M];
-  const trH = 62;
-  const nRows = rowsT.length + 1;
-  ctx.lineWidth = 2;
-  ctx.strokeStyle = ink;
-  for (let r = 0; r <= nRows; r++) {
-    ctx.beginPath();
-    ctx.moveTo(M, ty + r * trH);
-    ctx.lineTo(W - M, ty + r * trH);
-    ctx.stroke();
-  }
-  for (const cx of colX) {
-    ctx.beginPath();
-    ctx.moveTo(cx, ty);
-    ctx.lineTo(cx, ty + nRows * trH);
-    ctx.stroke();
-  }
-  ctx.fillStyle = "#e6e6e6";
-  ctx.fillRect(M + 1, ty + 1, W - 2 * M - 2, trH - 2);
-  ctx.fillStyle = ink;
-  setFont(ctx, 25, formFont[1]);
-  heads.forEach((h, i) => {
-    ctx.fillText(h, colX[i] + 14, ty + 41);
-  });
-  const params = TABLE_COLUMNS[doc.template];
-  rowsT.forEach((vessel, ri) => {
-    const ry = ty + trH * (ri + 1) + 43;
-    setFont(ctx, 26, formFont[0]);
-    ctx.fillStyle = ink;
-    ctx.fillText(vessel, colX[0] + 14, ry);
-    params.forEach(([side, param], ci) => {
-      const m = doc.measurements.find((mm) => mm.vessel === vessel && mm.side === side && mm.param === param);
-      if (!m) {
-        if (doc.level === "noisy" && rng.chance(0.5)) writeValue("-", colX[ci + 1] + 90, ry, true);
-        return;
-      }
-      const jx = doc.level === "clean" ? 40 : rng.f(20, 90);
-      m.box = writeValue(m.written, colX[ci + 1] + jx, ry + (doc.level === "clean" ? 0 : rng.f(-5, 5)), true);
-    });
-  });
-  ty += nRows * trH + 70;
+  return { ty: boxTop + rowH * rows.length + 80, boxes };
+}
 
-  // --- checkboxes
-  setFont(ctx, 26, formFont[0]);
-  ctx.fillStyle = ink;
-  const checks =
-    doc.template === "carotid"
-      ? ["Plaque: none", "smooth", "irregular", "calcified", "ulcerated"]
-      : ["Deep system patent", "DVT", "Superficial thrombus", "Perforators"];
-  let cx = M;
-  for (const c of checks) {
-    ctx.strokeRect(cx, ty - 24, 26, 26);
-    if (rng.chance(0.4) && !doc.blank) {
-      // tick mark
-      ctx.strokeStyle = doc.level === "clean" ? ink : doc.inkColor;
-      ctx.lineWidth = 4;
-      ctx.beginPath();
-      ctx.moveTo(cx + 3, ty - 10);
-      ctx.lineTo(cx + 11, ty);
-      ctx.lineTo(cx + 30, ty - 32);
-      ctx.stroke();
-      ctx.strokeStyle = ink;
-      ctx.lineWidth = 2;
-    }
-    ctx.fillText(c, cx + 38, ty);
-    cx += ctx.measureText(c).width + 90;
-  }
-  ty += 80;
-
-  // --- impression (free text, mentions one measurement)
-  setFont(ctx, 30, formFont[1]);
-  ctx.fillStyle = ink;
-  ctx.fillText(doc.labels.comments ?? "Impression / Comments:", M, ty);
-  for (let i = 0; i < 3; i++) ctx.fillRect(M, ty + 70 + i * 66, W - 2 * M, 2);
-  writeValue(doc.impression, M + 10, ty + 62);
-
-  // --- small vessel diagram (clutter) and footer
+// A small vessel diagram: clutter near the footer.
+function drawDiagram(ctx, M) {
   ctx.strokeStyle = "#555555";
   ctx.lineWidth = 3;
   const dx = W - M - 260,
@@ -242,9 +265,4 @@ export function renderPage(rng, doc, hand = fontHand) {
   ctx.lineTo(dx + 90, dy + 115);
   ctx.lineTo(dx + 140, dy + 10);
   ctx.stroke();
-  setFont(ctx, 22, formFont[0]);
-  ctx.fillStyle = "#444444";
-  ctx.fillText("Sonographer signature: ______________________", M, H - 150);
-  ctx.fillText(`Form VL-${doc.template === "carotid" ? "102" : "215"} rev ${doc.formRev}    Page 1 of 1`, M, H - 105);
-  return { canvas, boxes };
 }
