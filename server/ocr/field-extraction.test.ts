@@ -644,3 +644,89 @@ describe("a short label word run into the name; a date far right of its label (i
     expect(extractSheetFields(between, now).patientDob.value).toBeNull();
   });
 });
+
+describe("other clinics' header forms (issue 23, --clinic-forms)", () => {
+  it("takes 'Patient details' for a section's heading, not the name's label", () => {
+    const regions = [at("Patient details", { u: 100, v: 240 }), at("DOB:", { u: 100, v: 300 })];
+    regions.push(at("01/02/1960", { u: 170, v: 300 }));
+    expect(extractSheetFields(regions, now).patientName.value).toBeNull();
+  });
+
+  it("reads 'Client name:' as the patient's name label", () => {
+    const regions = [at("Client name:", { u: 100, v: 300 }), at("ROBERT O'BRIEN", { u: 260, v: 300 }, 0.99)];
+    expect(extractSheetFields(regions, now).patientName.value).toBe("ROBERT O'BRIEN");
+  });
+
+  it("joins a label printed as two regions ('Birth' 'date'), so its second word is not the exam's label", () => {
+    const regions = [
+      at("Birth", { u: 100, v: 300 }),
+      at("date", { u: 172, v: 300 }),
+      at("17/7/1961", { u: 330, v: 300 }),
+      at("Study date", { u: 700, v: 300 }),
+      at("01 Jul 2026", { u: 860, v: 300 }),
+    ];
+    const fields = extractSheetFields(regions, now);
+    expect(fields.patientDob.value).toBe("1961-07-17");
+    expect(fields.examDate.value).toBe("2026-07-01");
+  });
+
+  it("keeps a remark in brackets with its label: 'Patient (Surname, Given)'", () => {
+    const regions = [
+      at("Patient (Surname, Given)", { u: 100, v: 300 }),
+      at("VAN DER BERG, Sharon", { u: 420, v: 300 }, 0.99),
+    ];
+    expect(extractSheetFields(regions, now).patientName.value).toBe("VAN DER BERG, Sharon");
+  });
+
+  it("reads 'Last:' and 'First:' as the name's two fields", () => {
+    const regions = [
+      at("Last:", { u: 100, v: 300 }),
+      at("GALLAGHER", { u: 100, v: 345 }, 0.99),
+      at("First:", { u: 800, v: 300 }),
+      at("Joseph", { u: 800, v: 345 }, 0.99),
+    ];
+    expect(extractSheetFields(regions, now).patientName.value).toBe("GALLAGHER, Joseph");
+  });
+
+  it("reads a date of birth with the age beside it, and 'DOB / Age' as one label", () => {
+    const named = [at("D.O.B. / Age: Sep 8, 1961 (61y)", { u: 100, v: 300 })];
+    expect(extractSheetFields(named, now).patientDob.value).toBe("1961-09-08");
+    const digits = [at("DOB/Age:", { u: 100, v: 300 }), at("14/08/1953 Age 72", { u: 220, v: 300 })];
+    expect(extractSheetFields(digits, now).patientDob.value).toBe("1953-08-14");
+  });
+
+  it("reads dates month first when a label says MM/DD/YYYY or the letterhead's address is American", () => {
+    const hinted = [
+      at("Date of birth (MM/DD/YYYY):", { u: 100, v: 300 }),
+      at("08/04/1953", { u: 440, v: 300 }),
+      at("Exam date:", { u: 100, v: 360 }),
+      at("10/05/2025", { u: 240, v: 360 }),
+    ];
+    const fields = extractSheetFields(hinted, now);
+    expect(fields.patientDob.value).toBe("1953-08-04");
+    expect(fields.examDate.value).toBe("2025-10-05");
+    const address = [
+      at("1200 Oak Avenue, Springfield, IL 62704", { u: 100, v: 150 }),
+      at("DOB:", { u: 100, v: 300 }),
+      at("03/04/1956", { u: 170, v: 300 }),
+    ];
+    expect(extractSheetFields(address, now).patientDob.value).toBe("1956-03-04");
+    // A label that says day first wins over the address.
+    address.push(at("Exam date (DD/MM/YYYY):", { u: 100, v: 360 }));
+    expect(extractSheetFields(address, now).patientDob.value).toBe("1956-04-03");
+  });
+
+  it("reads printed sex choices 'M / F' as no answer unless the circle left a bracket at one", () => {
+    const unread = [
+      at("Sex:", { u: 100, v: 300 }),
+      at("M", { u: 170, v: 300 }),
+      at("/", { u: 200, v: 300 }),
+      at("E", { u: 230, v: 300 }),
+    ];
+    expect(extractSheetFields(unread, now).sex.value).toBeNull();
+    const circled = [at("Sex:", { u: 100, v: 300 }), at("(M", { u: 170, v: 300 }), at("/F", { u: 210, v: 300 })];
+    expect(extractSheetFields(circled, now).sex.value).toBe("male");
+    const plain = [at("Sex:", { u: 100, v: 300 }), at("F", { u: 170, v: 300 })];
+    expect(extractSheetFields(plain, now).sex.value).toBe("female");
+  });
+});

@@ -1,5 +1,5 @@
 import { type Box, type OcrField, type OcrFieldName, ocrHeaderFieldNames } from "../../domain/contracts/ocr";
-import { parseNamedMonthDate } from "../../domain/dates";
+import { parseNamedMonthDate, parseWorksheetDate } from "../../domain/dates";
 import { joinMatrices } from "./ctc-constrained";
 import { ctcDecode, type Decoded, type DecodedChar } from "./ctc-decode";
 import { labelLogProb } from "./ctc-forward";
@@ -21,6 +21,7 @@ import {
   parseSex,
 } from "./field-grammars";
 import {
+  joinSplitLabels,
   type LabelAlias,
   type LabelField,
   type LabelHit,
@@ -113,6 +114,30 @@ function valuePieces(label: ReadRegion, hit: LabelHit, regions: ReadRegion[], is
     pieces.push(...lines.flat().map((region) => ({ region, from: 0 })));
   }
   return pieces;
+}
+
+/**
+ * Sex printed as its choices, one circled ("M / F"): the slash and the letter after it, which pairing leaves out
+ * as slivers, belong to the value, so that the choices read as choices ("M / E": no answer) and not the first
+ * letter as the answer.
+ */
+export function withOptionList(pieces: Piece[], regions: ReadRegion[]): Piece[] {
+  const last = pieces.at(-1)?.region;
+  if (!last || last.read.text.trim().length > 3) return pieces;
+  const h = heightOf(last);
+  const beside = regions
+    .filter(
+      (r) =>
+        !pieces.some((p) => p.region === r) &&
+        Math.abs(centerV(r) - centerV(last)) < 0.7 * h &&
+        r.u0 >= last.u1 - 0.2 * h &&
+        r.u0 - last.u1 < 4 * h,
+    )
+    .sort((a, b) => a.u0 - b.u0);
+  const slash = beside[0]?.read.text.trim() ?? "";
+  if (!/^[/|]/.test(slash)) return pieces;
+  const more = beside.slice(0, /[A-Za-z]/.test(slash) ? 1 : 2).filter((r) => r.read.text.trim().length <= 3);
+  return [...pieces, ...more.map((region) => ({ region, from: 0 }))];
 }
 
 /** Fields that name people: their values have no digits. */
@@ -514,7 +539,8 @@ export function extractSheetFields(
   now: Date,
   aliases: readonly LabelAlias[] = [],
 ): SheetFields {
-  const regions = splitMergedFields(pageRegions, aliases);
+  const regions = joinSplitLabels(splitMergedFields(pageRegions, aliases), aliases);
+  const monthFirst = pageWritesMonthFirst(regions);
   const hits = new Map<ReadRegion, LabelHit>();
   for (const region of regions) {
     const hit = matchLabel(region, aliases) ?? unknownLabel(region);
@@ -543,10 +569,11 @@ export function extractSheetFields(
     const isDate = field === "patientDob" || field === "examDate";
     // A date run into the next field's label ("7.06.2005 Sex:F") is the date's value (date-reading.ts cuts it).
     const runIntoLabel = (r: ReadRegion) => isDate && hits.get(r)?.field !== field && leadsWithDate(r.read.text);
-    const pieces = withoutOthersNumbers(
+    const paired = withoutOthersNumbers(
       field,
       valuePieces(region, hit, regions, (r) => isLabel(r) && !sameFieldWithValue(r, field) && !runIntoLabel(r)),
     );
+    const pieces = field === "sex" ? withOptionList(paired, regions) : paired;
     if (pieces.length === 0) continue;
     for (const p of pieces) {
       claimed.add(p.region);
@@ -561,6 +588,7 @@ export function extractSheetFields(
         stretched.filter((s) => s !== null),
         now,
         cropSpans(pieces, spans, (r) => r.dateStrokes ?? undefined, false),
+        monthFirst,
       );
       const current = dates[field];
       if (!current || (options[0]?.confidence ?? 0) > (current.options[0]?.confidence ?? 0)) {
@@ -605,7 +633,7 @@ export function extractSheetFields(
     fields.patientName = nameLineNearTop(regions, claimed) ?? EMPTY;
   }
 
-  placeDatesByType(regions, claimed, dates, now);
+  placeDatesByType(regions, claimed, dates, now, monthFirst);
   const chosen = choosePatientDates(dates.patientDob?.options ?? [], dates.examDate?.options ?? [], now);
   for (const key of ["patientDob", "examDate"] as const) {
     const pick = key === "patientDob" ? chosen.dob : chosen.exam;
@@ -664,6 +692,7 @@ function placeDatesByType(
   claimed: Set<ReadRegion>,
   dates: Record<DateField, { options: DateOption[]; box: Box | null } | null>,
   now: Date,
+  monthFirst: boolean,
 ) {
   const missing = (["patientDob", "examDate"] as const).filter((k) => !dates[k]?.options.length);
   if (missing.length === 0) return;
@@ -673,7 +702,7 @@ function placeDatesByType(
     .filter((r) => !claimed.has(r) && r.v1 <= tableTop && DATE_SHAPE.test(r.read.text.trim()))
     .map((r) => {
       const strokes = r.dateStrokes ? [{ matrix: r.dateStrokes, from: 0, to: r.dateStrokes.steps }] : null;
-      const options = dateOptions([{ matrix: r.matrix, from: 0, to: r.matrix.steps }], [], now, strokes);
+      const options = dateOptions([{ matrix: r.matrix, from: 0, to: r.matrix.steps }], [], now, strokes, monthFirst);
       return { r, options: options.map((o) => ({ ...o, confidence: o.confidence * TYPE_ONLY_FACTOR })) };
     })
     .filter((d) => d.options.length > 0)
@@ -719,7 +748,19 @@ function cropSpans(
  * their stretched readings; when the grammar finds no real date, the repairs of the greedy reading (lost or
  * mixed-up separators).
  */
-function dateOptions(spans: Span[], stretched: Span[][], now: Date, strokes: Span[] | null): DateOption[] {
+function dateOptions(
+  allSpans: Span[],
+  allStretched: Span[][],
+  now: Date,
+  allStrokes: Span[] | null,
+  monthFirst = false,
+): DateOption[] {
+  // An age beside the date ("08/14/1953 Age 72", "DOB/Age: ... (68y)") is no part of it: the date's spans end before
+  // it (and start after "/ Age:", the label's tail); other crops of the same pieces would still hold it.
+  const spans = withoutAge(allSpans);
+  const trimmed = spans !== allSpans;
+  const stretched = trimmed ? [] : allStretched;
+  const strokes = trimmed ? null : allStrokes;
   // "03-APR-1956", "12 Nov 2026": a month written as its name, which the digit grammar would read as a number.
   const free = spans.map((s) => ctcDecode(s.matrix, undefined, s.from, s.to));
   const freeText = joinPieces(
@@ -728,6 +769,7 @@ function dateOptions(spans: Span[], stretched: Span[][], now: Date, strokes: Spa
   );
   const named = /[A-Za-z]{3}/.test(freeText.text) ? parseNamedMonthDate(freeText.text, now) : null;
   if (named) return [{ value: named, confidence: freeText.confidence }];
+  if (monthFirst) return monthFirstOptions(spans, [spans, ...stretched], now);
   const readings = [spans, ...stretched].map((s) => readDateOptions(joinMatrices(s), now));
   const pooled = readings.length > 1 ? poolDateOptions(readings) : readings[0]!;
   // The digit classifier's reading of the same strokes weighs them (date-reading.ts).
@@ -740,4 +782,68 @@ function dateOptions(spans: Span[], stretched: Span[][], now: Date, strokes: Spa
   );
   const { value, factor } = parseDateText(joined.text, now);
   return value ? [{ value, confidence: joined.confidence * factor }] : [];
+}
+
+/** An age after a date ("Age 72", "(68y)", "68 yrs") and the label's own "/ Age:" before it, as read. */
+const AGE_AFTER =
+  /\s*(?:\(\s*\d{1,3}\s*(?:y|yo|yrs?|years?)?\.?\s*\)|\bage\s*:?\s*\d{1,3}\s*(?:y|yrs?|years?)?|\d{1,3}\s*(?:y|yo|yrs?|years?)\.?)\s*$/i;
+const AGE_BEFORE = /^[^0-9]{0,4}?\/\s*age\s*:?\s*|^[\s.|-]*age\s*:?\s*/i;
+
+/** The spans without an age written after the date or the label's "/ Age:" before it; the same array if none. */
+export function withoutAge(spans: Span[]): Span[] {
+  const out = [...spans];
+  const decoded = (s: Span) => ctcDecode(s.matrix, undefined, s.from, s.to);
+  const first = decoded(out[0]!);
+  const before = AGE_BEFORE.exec(first.text);
+  if (before && before[0].length < first.chars.length) {
+    out[0] = { ...out[0]!, from: first.chars[before[0].length]!.step };
+  }
+  const lastIndex = out.length - 1;
+  const last = decoded(out[lastIndex]!);
+  const after = AGE_AFTER.exec(last.text);
+  // The date must keep its digits: "12/03/1961" alone is no "age" of 61.
+  if (after && /\d.*[./\s-].*\d/.test(last.text.slice(0, after.index))) {
+    out[lastIndex] = { ...out[lastIndex]!, to: last.chars[after.index]!.step };
+  }
+  return before || (after && out[lastIndex] !== spans[lastIndex]) ? out : spans;
+}
+
+/** Month first ("MM/DD/YYYY" on the form, a US address): the typed digits read plainly, then as month-day-year. */
+function monthFirstOptions(spans: Span[], readings: Span[][], now: Date): DateOption[] {
+  const decoded = spans.map((s) => ctcDecode(s.matrix, DATE_CHARS, s.from, s.to));
+  const joined = joinPieces(
+    decoded.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
+    "",
+  );
+  const value = swapDayMonth(joined.text.trim(), now);
+  if (value) return [{ value, confidence: joined.confidence }];
+  // Otherwise the grammar's day-first readings with day and month swapped, where that is a date.
+  const options = poolDateOptions(readings.map((s) => readDateOptions(joinMatrices(s), now)));
+  return options.flatMap((o) => {
+    const [y, m, d] = o.value.split("-");
+    const swapped = parseWorksheetDate(`${y}-${d}-${m}`, now);
+    return swapped ? [{ ...o, value: swapped }] : [];
+  });
+}
+
+/** "08/22/2020" read month first, as ISO; null when it is not a month-first date. */
+export function swapDayMonth(text: string, now: Date): string | null {
+  const m = /^(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})$/.exec(text);
+  return m ? parseWorksheetDate(`${m[3]}${m[2]}${m[1]}${m[2]}${m[4]}`, now) : null;
+}
+
+/** US state codes, for an address "Springfield, IL 62704". */
+const US_STATES =
+  "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC";
+const US_ADDRESS = new RegExp(`,\\s*(?:${US_STATES.split(" ").join("|")})\\s+\\d{5}(?:-\\d{4})?\\b`);
+
+/**
+ * Whether the page writes its dates month first: a label's format says so ("DOB (MM/DD/YYYY)"), or, when no label
+ * says either way, the letterhead's address is American. A format that says day first wins.
+ */
+export function pageWritesMonthFirst(regions: ReadRegion[]): boolean {
+  const texts = regions.map((r) => r.read.text);
+  if (texts.some((t) => /\bdd\s*[./-]\s*mm\b/i.test(t))) return false;
+  if (texts.some((t) => /\bmm\s*[./-]\s*dd\b/i.test(t))) return true;
+  return texts.some((t) => US_ADDRESS.test(t));
 }

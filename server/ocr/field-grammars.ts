@@ -70,6 +70,8 @@ export function parseMrn(text: string): string | null {
 
 /** Sex as the contract has it: "male", "female" or "other", from "M", "F", "Male", "female", "X", "Other", ... */
 export function parseSex(text: string): "male" | "female" | "other" | null {
+  const options = optionList(text);
+  if (options !== undefined) return options;
   const words = text.split(/[\s.\-_=~·…|]+/).filter((w) => /[A-Za-z]/.test(w));
   if (words.length > 1) {
     // A leader's end read as a letter beside the value ("I m"): the one word that is a sex, if only one is.
@@ -77,6 +79,23 @@ export function parseSex(text: string): "male" | "female" | "other" | null {
     return read.length === 1 ? read[0]! : null;
   }
   return parseWord(text);
+}
+
+/** The printed choices "M / F", each letter perhaps with a bracket the pen's circle left ("(M", "F)"). */
+const OPTION_LIST = /^[^A-Za-z0-9]*?(\(?)\s*([A-Za-z])\s*(\)?)\s*[/|]\s*(\(?)\s*([A-Za-z])\s*(\)?)[^A-Za-z0-9]*$/;
+
+/**
+ * Sex printed as its choices with one circled ("M / F"): the circle reads, if at all, as a bracket at its letter.
+ * The one letter with a bracket is the answer; none or both (the circle unread, or both read alike) is no answer,
+ * never the first letter that happens to be a sex ("M / E", where a circle made the F an E). Undefined: no list.
+ */
+function optionList(text: string): "male" | "female" | "other" | null | undefined {
+  const m = OPTION_LIST.exec(text.trim());
+  if (!m) return undefined;
+  const first = !!(m[1] || m[3]);
+  const second = !!(m[4] || m[6]);
+  if (first === second) return null;
+  return parseWord(first ? m[2]! : m[5]!);
 }
 
 function parseWord(text: string): "male" | "female" | "other" | null {

@@ -1,8 +1,8 @@
 import type { OcrFieldName, OcrHeaderFieldName } from "../../domain/contracts/ocr";
-import type { DecodedChar } from "./ctc-decode";
+import { columnOf, type DecodedChar } from "./ctc-decode";
 import { parseSex } from "./field-grammars";
 import { editDistance } from "./name-lexicon";
-import { type ReadRegion, toReadRegion } from "./read-region";
+import { centerV, heightOf, type ReadRegion, toReadRegion } from "./read-region";
 import { squash } from "./worksheet-vocabulary";
 
 /** What a printed label asks for: a field of the result, or one half of a name written in two fields. */
@@ -21,12 +21,16 @@ const LEXICON: Record<LabelField | "other", string[]> = {
     "fullname",
     "nameofpatient",
     "ptname",
+    // Allied-health and private clinics call the patient a client ("Client name:"); "Client:" alone is left unknown.
+    "clientname",
+    "clientsname",
     "patient",
     "name",
     "pt",
   ],
-  surname: ["surname", "lastname", "familyname", "patientsurname"],
-  givenName: ["givennames", "givenname", "firstnames", "firstname", "forenames", "forename", "christianname"],
+  // "Last:" and "First:" name the name's parts only with their colon: alone they are words of any sentence.
+  surname: ["surname", "lastname", "familyname", "patientsurname", "last:"],
+  givenName: ["givennames", "givenname", "firstnames", "firstname", "forenames", "forename", "christianname", "first:"],
   patientDob: ["dateofbirth", "birthdate", "dob", "born", "birthday", "dobirth"],
   examDate: [
     "examdate",
@@ -171,6 +175,11 @@ const LEXICON: Record<LabelField | "other", string[]> = {
     "remarks",
   ],
   other: [
+    // A section's heading over the patient's fields ("Patient details"), no label of the name.
+    "patientdetails",
+    "patientinformation",
+    "patientinfo",
+    "patientdemographics",
     "sonographersignature",
     "signature",
     "age",
@@ -302,6 +311,9 @@ function matchChars(
       // A referrer's title run against the label is the value's ("REF.DRDr. D Ferreira").
       if (/[A-Za-z]/.test(chars[endIndex + 1]?.char ?? "") && !titleFollows(field, chars, endIndex)) continue;
       if (chars.slice(0, endIndex).some((c) => c.char === ":")) continue;
+      // A label's words stop at a remark in brackets: "Patient (Surname, Given)" is the name's label with its
+      // remark, not "Patient surname".
+      if (chars.slice(0, endIndex).some((c) => c.char === "(")) continue;
       let next = endIndex + 1;
       // Points after the label are its abbreviation's, or a leader's run ("UR No. ------", "Exam date .......").
       while (next < chars.length && LEADER.test(chars[next]!.char)) next++;
@@ -494,6 +506,11 @@ export function splitMergedFields(regions: ReadRegion[], aliases: readonly Label
       if (first && first.endStep >= rest.matrix.steps - 1) break;
       const at = chars.findIndex((c, i) => {
         if (c.step <= from || i === 0 || !/[A-Za-z]/.test(c.char)) return false;
+        // Inside a label's remark in brackets the words are the label's ("Patient (Surname, Given)"); so is a
+        // second label word after a slash ("D.O.B. / Age:", "Name / ID:").
+        if (insideBrackets(chars, i)) return false;
+        if (first && /^[\s.]*\/[\s.]*$/.test(textOf(chars.filter((ch) => ch.step > first.endStep && ch.step < c.step))))
+          return false;
         // Exact labels only: one edit from a label is too easy to find at every letter of a value.
         const hit = matchChars(chars.slice(i), rest.matrix.steps, false, entries);
         if (!hit) return false;
@@ -518,6 +535,73 @@ export function splitMergedFields(regions: ReadRegion[], aliases: readonly Label
     parts.push(rest);
     return parts;
   });
+}
+
+const textOf = (chars: { char: string }[]) => chars.map((c) => c.char).join("");
+
+/** Whether character `i` lies inside brackets opened before it and not closed yet. */
+function insideBrackets(chars: { char: string }[], i: number): boolean {
+  let depth = 0;
+  for (const c of chars.slice(0, i)) depth += c.char === "(" ? 1 : c.char === ")" ? -1 : 0;
+  return depth > 0;
+}
+
+/**
+ * A label printed as two regions, its words apart ("Birth" "date", "Referred" "by", "Date of" "service"): the two
+ * side by side on a line, a word's gap apart, are one region when together they are a longer label than the first
+ * alone. Otherwise the second word alone may be a label of another field ("date": the exam's) and take the value.
+ */
+export function joinSplitLabels(regions: ReadRegion[], aliases: readonly LabelAlias[] = []): ReadRegion[] {
+  const out = [...regions];
+  for (const a of regions) {
+    if (!out.includes(a) || a.read.text.includes(":")) continue;
+    const h = heightOf(a);
+    const b = out
+      .filter(
+        (r) =>
+          r !== a &&
+          Math.abs(centerV(r) - centerV(a)) < 0.5 * h &&
+          r.u0 > a.u0 &&
+          r.u0 - a.u1 < 1.2 * h &&
+          r.u0 - a.u1 > -0.5 * h,
+      )
+      .sort((x, y) => x.u0 - y.u0)[0];
+    if (!b) continue;
+    const own = matchLabel(a, aliases);
+    const joined = joinRegions(a, b);
+    const hit = matchLabel(joined, aliases);
+    const alone = squash(a.read.text).replace(/0/g, "o").length;
+    if (!hit?.length || hit.length <= alone || (own?.length ?? 0) >= hit.length) continue;
+    out.splice(out.indexOf(a), 1, joined);
+    out.splice(out.indexOf(b), 1);
+  }
+  return out;
+}
+
+const SPACE_INDEX = columnOf(" ");
+
+/** Two regions of a line as one: their readings one after the other, a space between. */
+function joinRegions(a: ReadRegion, b: ReadRegion): ReadRegion {
+  const probs = new Float32Array((a.matrix.steps + b.matrix.steps + 1) * 96);
+  probs.set(a.matrix.probs.subarray(0, a.matrix.steps * 96), 0);
+  // One step of space between the two readings.
+  probs[a.matrix.steps * 96 + SPACE_INDEX] = 1;
+  probs.set(b.matrix.probs.subarray(0, b.matrix.steps * 96), (a.matrix.steps + 1) * 96);
+  const x0 = Math.min(a.box.x, b.box.x);
+  const y0 = Math.min(a.box.y, b.box.y);
+  const x1 = Math.max(a.box.x + a.box.width, b.box.x + b.box.width);
+  const y1 = Math.max(a.box.y + a.box.height, b.box.y + b.box.height);
+  return toReadRegion(
+    {
+      u0: a.u0,
+      u1: Math.max(a.u1, b.u1),
+      v0: Math.min(a.v0, b.v0),
+      v1: Math.max(a.v1, b.v1),
+      score: Math.min(a.score, b.score),
+      box: { ...a.box, x: x0, y: y0, width: x1 - x0, height: y1 - y0 },
+    },
+    { steps: a.matrix.steps + b.matrix.steps + 1, probs },
+  );
 }
 
 /**
