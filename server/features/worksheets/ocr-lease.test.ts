@@ -72,6 +72,17 @@ async function until<T>(value: () => Promise<T | null | undefined | false>, seco
   }
 }
 
+/** A live worker with the sweep every working process runs; answers how to stop the sweep. */
+async function startLiveWorker(): Promise<() => void> {
+  const alive = queue();
+  registerOcrJobs({ db: database.db, store: t.deps.fileStore, jobs: alive }, logger, LEASE_SECONDS);
+  const stopSweep = sweepLapsedOcr({ db: database.db, jobs: alive }, LEASE_SECONDS, (error) => {
+    throw error;
+  });
+  await alive.start();
+  return stopSweep;
+}
+
 describe("OCR leases: a dead worker's job comes back promptly, and is still read once", () => {
   it("a worker that dies mid-read: its job is read again by another within seconds, its own late write refused", async () => {
     const id = await uploadWorksheet();
@@ -102,14 +113,8 @@ describe("OCR leases: a dead worker's job comes back promptly, and is still read
     expect(asked.statusCode, asked.body).toBe(202);
     await until(async () => leaseTaken > 0, 60);
 
-    // A live worker, with the sweep every working process runs.
-    const alive = queue();
-    registerOcrJobs({ db: database.db, store: t.deps.fileStore, jobs: alive }, logger, LEASE_SECONDS);
-    const stopSweep = sweepLapsedOcr({ db: database.db, jobs: alive }, LEASE_SECONDS, (error) => {
-      throw error;
-    });
+    const stopSweep = await startLiveWorker();
     try {
-      await alive.start();
       // The second attempt takes a lease of its own: the job was picked up again.
       await until(async () => {
         const row = await rowOf(id);
@@ -163,13 +168,8 @@ describe("OCR leases: a dead worker's job comes back promptly, and is still read
     await until(async () => handed > 0, 60);
     expect((await rowOf(id)).ocrLease).toBeNull();
 
-    const alive = queue();
-    registerOcrJobs({ db: database.db, store: t.deps.fileStore, jobs: alive }, logger, LEASE_SECONDS);
-    const stopSweep = sweepLapsedOcr({ db: database.db, jobs: alive }, LEASE_SECONDS, (error) => {
-      throw error;
-    });
+    const stopSweep = await startLiveWorker();
     try {
-      await alive.start();
       // Picked up again once the attempt is a lease old (3 s) and swept (every second): not after the queue's
       // expiry (600 s), which is what it waited for before.
       await until(async () => (await rowOf(id)).ocrLease !== null, 60);
