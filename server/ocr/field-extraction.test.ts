@@ -730,3 +730,15 @@ describe("other clinics' header forms (issue 23, --clinic-forms)", () => {
     expect(extractSheetFields(plain, now).sex.value).toBe("female");
   });
 });
+
+describe("an age beside a numeric date of birth (issue 23, held-out 6161 after scoring)", () => {
+  it("drops the label's '/ Age (DD/MM/YYYY)' before the date and an age in a region of its own after it", () => {
+    const remark = [at("D.O.B. / Age (DD/MM/YYYY) 15/6/1957 (68 yrs)", { u: 100, v: 300 })];
+    expect(extractSheetFields(remark, now).patientDob.value).toBe("1957-06-15");
+    const apart = [at("D.O.B. / Age (MM/DD/YYYY): 05/10/1950", { u: 100, v: 300 }), at(")(70y)", { u: 640, v: 300 })];
+    expect(extractSheetFields(apart, now).patientDob.value).toBe("1950-05-10");
+    // The label's last letter misread as a digit ("3/Age:" for "B/Age:") is still the label's.
+    const misread = [at("DOB/Age:", { u: 100, v: 300 }), at("3/Age: Nov 21, 1975 (49y)", { u: 200, v: 300 })];
+    expect(extractSheetFields(misread, now).patientDob.value).toBe("1975-11-21");
+  });
+});

@@ -787,12 +787,19 @@ function dateOptions(
 /** An age after a date ("Age 72", "(68y)", "68 yrs") and the label's own "/ Age:" before it, as read. */
 const AGE_AFTER =
   /\s*(?:\(\s*\d{1,3}\s*(?:y|yo|yrs?|years?)?\.?\s*\)|\bage\s*:?\s*\d{1,3}\s*(?:y|yrs?|years?)?|\d{1,3}\s*(?:y|yo|yrs?|years?)\.?)\s*$/i;
-const AGE_BEFORE = /^[^0-9]{0,4}?\/\s*age\s*:?\s*|^[\s.|-]*age\s*:?\s*/i;
+const AGE_BEFORE = /^.{0,4}?\/\s*age\s*(?:\([^)0-9]*\))?\s*:?\s*|^[\s.|-]*age\s*:?\s*/i;
+/** A region that holds the age alone (")(70y)", "Age 72"), after the date's own region. */
+const AGE_ALONE = /^[^0-9A-Za-z]*(?:age\s*:?\s*\d{1,3}|\d{1,3}\s*(?:y|yo|yrs?|years?))\.?[^0-9A-Za-z]*$/i;
 
-/** The spans without an age written after the date or the label's "/ Age:" before it; the same array if none. */
-export function withoutAge(spans: Span[]): Span[] {
-  const out = [...spans];
+/**
+ * The spans without an age written after the date (in its region or one of its own) or the label's "/ Age:" (and
+ * its format remark) before it; the same array if none.
+ */
+export function withoutAge(allSpans: Span[]): Span[] {
   const decoded = (s: Span) => ctcDecode(s.matrix, undefined, s.from, s.to);
+  const ageAlone = allSpans.length > 1 && AGE_ALONE.test(decoded(allSpans.at(-1)!).text.trim());
+  const spans = ageAlone ? allSpans.slice(0, -1) : allSpans;
+  const out = [...spans];
   const first = decoded(out[0]!);
   const before = AGE_BEFORE.exec(first.text);
   if (before && before[0].length < first.chars.length) {
@@ -805,7 +812,7 @@ export function withoutAge(spans: Span[]): Span[] {
   if (after && /\d.*[./\s-].*\d/.test(last.text.slice(0, after.index))) {
     out[lastIndex] = { ...out[lastIndex]!, to: last.chars[after.index]!.step };
   }
-  return before || (after && out[lastIndex] !== spans[lastIndex]) ? out : spans;
+  return ageAlone || before || (after && out[lastIndex] !== spans[lastIndex]) ? out : allSpans;
 }
 
 /** Month first ("MM/DD/YYYY" on the form, a US address): the typed digits read plainly, then as month-day-year. */
