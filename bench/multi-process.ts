@@ -405,25 +405,33 @@ async function main() {
     const { email, password } = await registerAndSignIn(client, "Multi Process Clinic");
     const physician = await client.must<{ id: number }>("POST", "/api/physicians", { name: "Dr. Multi" });
 
+    /** The mixed workload through nginx to one web process, then to both, on a worksheet already read. */
+    const mixedRuns = async (worksheetId: number) => {
+      const read = await client.must<{ ocrResult: { patientName: string | null } }>(
+        "GET",
+        `/api/worksheets/${worksheetId}/ocr`,
+      );
+      const clinic: Clinic = {
+        email,
+        password,
+        worksheetId,
+        physicianId: physician.id,
+        searchTerm: (read.ocrResult?.patientName ?? "a").split(/[\s,]+/)[0]!.slice(0, 6),
+      };
+      return [
+        "| web processes | users | calls | calls/s | p50 ms | p99 ms | errors |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        await mixedRun("1", one, clinic),
+        await mixedRun("2", both, clinic),
+      ];
+    };
+
     if (mixedOnly) {
       const id = await upload(client, worksheetFiles[0]!);
       if (id === null) throw new Error("the worksheet upload was refused");
       await requestOcr(client, id);
       if (!(await waitForOcr(db, [id], 10 * 60_000))) throw new Error("the worksheet was not read in 10 minutes");
-      const read = await client.must<{ ocrResult: { patientName: string | null } }>("GET", `/api/worksheets/${id}/ocr`);
-      const clinic: Clinic = {
-        email,
-        password,
-        worksheetId: id,
-        physicianId: physician.id,
-        searchTerm: (read.ocrResult?.patientName ?? "a").split(/[\s,]+/)[0]!.slice(0, 6),
-      };
-      report.push(
-        "| web processes | users | calls | calls/s | p50 ms | p99 ms | errors |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-      );
-      report.push(await mixedRun("1", one, clinic));
-      report.push(await mixedRun("2", both, clinic));
+      report.push(...(await mixedRuns(id)));
       if (errorExamples.length > 0) report.push(`first errors: ${errorExamples.join(" | ")}`);
       ok = calls.errorCount() === 0;
       return;
@@ -472,25 +480,9 @@ async function main() {
     await waitForOcr(db, others, 20 * 60_000);
     const base = (await ocrStates(db, others)).find((r) => r.ocr_status === "completed");
     if (!base) throw new Error("no worksheet of the batch was read after the restart");
-    const result = await client.must<{ ocrResult: { patientName: string | null } }>(
-      "GET",
-      `/api/worksheets/${base.id}/ocr`,
-    );
-    const clinic: Clinic = {
-      email,
-      password,
-      worksheetId: base.id,
-      physicianId: physician.id,
-      searchTerm: (result.ocrResult?.patientName ?? "a").split(/[\s,]+/)[0]!.slice(0, 6),
-    };
 
     // 3. The measurements.
-    report.push(
-      "| web processes | users | calls | calls/s | p50 ms | p99 ms | errors |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-    );
-    report.push(await mixedRun("1", one, clinic));
-    report.push(await mixedRun("2", both, clinic));
+    report.push(...(await mixedRuns(base.id)));
     report.push("", "| workers | pages | seconds | pages/min |", "| --- | ---: | ---: | ---: |");
     report.push(await ocrThroughput("1", client, db, worksheetFiles.slice(8, 8 + pages)));
     const worker2 = startWorker("worker2");
