@@ -106,14 +106,30 @@ describe("dates read as three numbers", () => {
     const weighed = weighDatesByStrokes([{ value: "2025-08-03", confidence: 0.95 }], strokes, now);
     expect(weighed.map((o) => o.value)).toContain("2025-08-23");
     expect(Math.max(...weighed.map((o) => o.confidence))).toBeLessThan(0.6);
-    // A strokes' date sharing no two numbers with any reading is not offered.
+    // A strokes' date sharing no two numbers with any reading comes after it, however sure.
     const other = weighDatesByStrokes([{ value: "2025-08-03", confidence: 0.95 }], matrixOf(sure("14.11.25")), now);
-    expect(other.map((o) => o.value)).toEqual(["2025-08-03"]);
+    expect(other[0]?.value).toBe("2025-08-03");
   });
 
   it("reads the date after a label misread so that it was not known (a date holds no colon)", () => {
     expect(readDateOptions(matrixOf(sure("D.0.8:1995-11-16")), now)[0]?.value).toBe("1995-11-16");
     expect(readDateOptions(matrixOf(sure("DOB:12/03/1961")), now)[0]?.value).toBe("1961-03-12");
+  });
+
+  it("lets a very sure strokes' date win, doubtful, over a recogniser date implausible for its field", () => {
+    // The recogniser read "1931-01-29" (an exam before the birth), the strokes clearly "29/11/21": they share only the
+    // day, yet the strokes' date is the exam, shown for checking.
+    const strokes = matrixOf(sure("29/11/21"));
+    const exam = weighDatesByStrokes([option("1931-01-29", 0.6)], strokes, now);
+    const chosen = choosePatientDates([option("2002-12-08", 0.7)], exam, now);
+    expect(chosen.exam?.value).toBe("2021-11-29");
+    expect(chosen.exam!.confidence).toBeLessThan(0.8);
+    // A plausible recogniser date keeps its place against it, and a doubtful strokes' reading is not offered.
+    const plausible = weighDatesByStrokes([option("2021-01-30", 0.6)], strokes, now);
+    expect(choosePatientDates([option("2002-12-08", 0.7)], plausible, now).exam?.value).toBe("2021-01-30");
+    const doubtful = matrixOf([...sure("29/"), { "1": 0.6, "7": 0.37 }, ...sure("1/21")]);
+    const weak = weighDatesByStrokes([option("1931-01-29", 0.6)], doubtful, now);
+    expect(choosePatientDates([option("2002-12-08", 0.7)], weak, now).exam?.value).not.toBe("2021-11-29");
   });
 
   it("offers the strokes' date, doubtful, when the recogniser read no date at all", () => {

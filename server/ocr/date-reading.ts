@@ -215,6 +215,20 @@ function kin(value: string, options: DateOption[]): number {
  */
 const STROKES_ALONE_FACTOR = 0.5;
 
+/**
+ * A strokes' date this sure, read as they are (no stray glyphs allowed), is nearly always the one written: on the
+ * tuning seeds 101, 131 and 151 the strokes' best date was right 50 times of 50 at 0.95 or more, 55 of 55 at 0.9, and
+ * wrong at 0.8, 0.81 and 0.87. (With stray glyphs allowed, wrong dates reach 0.82 and the sure one of 151/028 0.73.)
+ */
+const SURE_STROKES = 0.95;
+/**
+ * Such a date is offered at this fraction of the recogniser's best confidence, even when it shares no two numbers
+ * with any of its readings ("1931-01-29" against the strokes' "2021-11-29"): below a plausible recogniser reading,
+ * which keeps its place, but above one choosePatientDates weighs down (an exam decades old, a patient who would be a
+ * child: 0.3) or rules out (an exam before the birth), and below the screen's 0.8, so the clinician checks it.
+ */
+const SURE_STROKES_FACTOR = 0.5;
+
 export function weighDatesByStrokes(options: DateOption[], strokes: CharMatrix, now: Date): DateOption[] {
   const expert = new Map(
     readDateOptions(allowStrayGlyphs(strokes, STRAY_GLYPH), now).map((o) => [o.value, o.confidence]),
@@ -233,6 +247,13 @@ export function weighDatesByStrokes(options: DateOption[], strokes: CharMatrix, 
   }));
   const after = weighed.reduce((s, o) => s + o.confidence, 0);
   if (after > 0) for (const o of weighed) o.confidence *= before / after;
+  const sure = readDateOptions(strokes, now).find((o) => o.confidence >= SURE_STROKES);
+  if (sure) {
+    const floor = SURE_STROKES_FACTOR * sure.confidence * Math.max(...options.map((o) => o.confidence));
+    const kept = weighed.find((o) => o.value === sure.value);
+    if (kept) kept.confidence = Math.max(kept.confidence, floor);
+    else weighed.push({ value: sure.value, confidence: floor });
+  }
   return weighed.filter((o) => o.confidence > 0).sort((a, b) => b.confidence - a.confidence);
 }
 
