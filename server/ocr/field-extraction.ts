@@ -33,7 +33,7 @@ import {
 import { linesBelow, pairValue } from "./key-value-pairing";
 import { BROAD_ONLY_RANK, nameLexicon } from "./name-lexicon";
 import { isNameShaped } from "./name-line";
-import { type NameWord, rescoreNameWord } from "./name-rescoring";
+import { mendNameWords, type NameWord, rescoreNameWord } from "./name-rescoring";
 import { centerV, groupLines, heightOf, type ReadRegion } from "./read-region";
 import { prefixFromLabel, rereadRecordNumber } from "./record-number-reading";
 import type { CharMatrix } from "./text-recognizer";
@@ -306,9 +306,11 @@ function labelWordRunIn(core: string): string {
 }
 
 /** Checks every word of a name against the lexicon (punctuation around a word is kept as written). */
-function checkNameWords(decoded: Decoded[], spans: Span[], gapSpaces = true, titled = false) {
+function checkNameWords(decoded: Decoded[], spans: Span[], gapSpaces = true, titled = false, patient = false) {
   let factor = 1;
-  const words = decoded.flatMap((d, i) => nameWords(d, spans[i]!, gapSpaces));
+  const read = decoded.flatMap((d, i) => nameWords(d, spans[i]!, gapSpaces));
+  // The patient's name only: split names joined, stray label letters before it dropped (name-rescoring.ts).
+  const words = patient ? mendNameWords(read, nameLexicon()) : read;
   const text = words
     .map((word, k) => {
       const [, before, core, after] = /^([^A-Za-z]*)(.*?)([^A-Za-z]*)$/.exec(word.text)!;
@@ -361,7 +363,7 @@ function readName(spans: Span[], box: Box | null, afterLeader = false): OcrField
     " ",
     gaps,
   );
-  const checked = checkNameWords(decoded, spans, gaps);
+  const checked = checkNameWords(decoded, spans, gaps, false, true);
   const value = cleanName(checked.text);
   return /[A-Za-z]{2}/.test(value) ? { value, confidence: joined.confidence * checked.factor, box } : EMPTY;
 }

@@ -211,3 +211,79 @@ function candidateNames(word: NameWord, core: string, lexicon: NameLexicon, cont
   names.delete(read);
   return [...names];
 }
+
+/** Particles that begin a name ("de Souza", "van Dyke"): never a stray fragment of the label or the dotted line. */
+const PARTICLES = new Set([
+  "de",
+  "da",
+  "di",
+  "du",
+  "la",
+  "le",
+  "el",
+  "al",
+  "y",
+  "van",
+  "von",
+  "ten",
+  "ter",
+  "dos",
+  "das",
+]);
+
+/**
+ * Mends the words of a name line before each is checked: a name split in two by a gap ("WIL SON") is joined, and a
+ * stray fragment read from the label or the dotted line before the name ("e WILSON", "PO MARGARET L. LEWIS") is
+ * dropped. When unsure the words stay as read: a rule never adds letters of its own.
+ */
+export function mendNameWords(words: NameWord[], lexicon: NameLexicon): NameWord[] {
+  return joinSplitNames(dropLeadingFragment(words, lexicon), lexicon);
+}
+
+const letters = (w: NameWord) => /^[A-Za-z]+$/.test(w.text);
+
+/**
+ * A first word of one or two letters, with no point of its own, before at least two more words: the label's last
+ * letters ("Name" read as "e") or a leader's points read as letters. Dropped only when it cannot be a word of the
+ * name: a small letter or two before a capitalised word (an initial is a capital), a capital before a surname that
+ * ends with its comma or point ("O MCDONALD. BEATRICE": in Last, First order no initial comes first) and is no
+ * O' name, or two capitals no common name before a listed name.
+ */
+function dropLeadingFragment(words: NameWord[], lexicon: NameLexicon): NameWord[] {
+  const [first, next] = words;
+  if (!first || !next || words.length < 3 || !/^[A-Za-z]{1,2}$/.test(first.text)) return words;
+  if (PARTICLES.has(first.text.toLowerCase())) return words;
+  const nextCore = next.text.replace(/[^A-Za-z]/g, "");
+  const fragment = first.text;
+  const stray =
+    (/^[a-z]+$/.test(fragment) && /^[A-Z]/.test(next.text)) ||
+    (/^[A-Z]$/.test(fragment) && /^[A-Za-z]{2,}[,.]$/.test(next.text) && !lexicon.has(fragment + nextCore)) ||
+    (/^[A-Z]{2}$/.test(fragment) &&
+      lexicon.rank(fragment) > SURE_RANK &&
+      nextCore.length >= 3 &&
+      lexicon.rank(nextCore) < BROAD_ONLY_RANK);
+  return stray ? words.slice(1) : words;
+}
+
+/**
+ * Two neighbouring words of letters joined when the join is a census name more common than either piece, as read
+ * ("WIL SON" -> WILSON) or as the lexicon reads it ("OKA OR" -> OKAFOR): a name cut where the recogniser saw a gap.
+ * Two real names side by side ("ANN MARIE", "KIM LEE") are each more common than any join of theirs. The line keeps
+ * at least two words, and a word before a comma or point is not joined across it.
+ */
+function joinSplitNames(words: NameWord[], lexicon: NameLexicon): NameWord[] {
+  const out = [...words];
+  for (let i = 0; i + 1 < out.length; i++) {
+    const a = out[i]!;
+    const b = out[i + 1]!;
+    if (out.length <= 2 || a.matrix !== b.matrix || !letters(a) || a.text.length < 2) continue;
+    const bCore = /^([A-Za-z]{2,})[,.]?$/.exec(b.text)?.[1];
+    if (!bCore) continue;
+    const joined: NameWord = { text: a.text + b.text, matrix: a.matrix, from: a.from, to: b.to };
+    const read = rescoreNameWord({ ...joined, text: a.text + bCore }, lexicon).text;
+    const rank = lexicon.rank(read);
+    if (rank >= BROAD_ONLY_RANK || rank >= lexicon.rank(a.text) || rank >= lexicon.rank(bCore)) continue;
+    out.splice(i, 2, joined);
+  }
+  return out;
+}
