@@ -25,6 +25,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { deserialize, serialize } from "node:v8";
 import { type OcrHeaderFieldName, type OcrResult, ocrHeaderFieldNames } from "../domain/contracts/ocr";
+import { markChoiceRings } from "../server/ocr/choice-rings";
 import { loadWorksheetPages, shutdownOcr } from "../server/ocr/ocr-service";
 import { decodeRaster } from "../server/ocr/raster";
 import type { ReadRegion } from "../server/ocr/read-region";
@@ -85,6 +86,7 @@ async function readPages(dir: string, file: string): Promise<ReadRegion[][]> {
   for (let i = 0; i < pages.length; i++) {
     const page = await readPageText(pages[i]!, i);
     await readByStrokes(page.raster, page.frame, page.read);
+    markChoiceRings(page.raster, page.frame, page.read);
     read.push(page.read);
     frames.push(page.frame);
   }

@@ -11,7 +11,7 @@ type Span = { u0: number; u1: number; v0: number; v1: number };
 const MARKED = 0.12;
 const EMPTY = 0.045;
 /** Share of the label's columns with ink both above and below the word for a ring around it. */
-const RING = 0.6;
+export const RING = 0.6;
 const NO_RING = 0.25;
 
 /** A grey window of the page in the deskewed frame (one sample per page pixel), and which samples are ink. */

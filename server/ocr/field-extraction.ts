@@ -1,5 +1,6 @@
 import { type Box, type OcrField, type OcrFieldName, ocrHeaderFieldNames } from "../../domain/contracts/ocr";
 import { parseNamedMonthDate, parseWorksheetDate } from "../../domain/dates";
+import { sexByRings } from "./choice-rings";
 import { joinMatrices } from "./ctc-constrained";
 import { ctcDecode, type Decoded, type DecodedChar } from "./ctc-decode";
 import { labelLogProb } from "./ctc-forward";
@@ -138,6 +139,21 @@ export function withOptionList(pieces: Piece[], regions: ReadRegion[]): Piece[] 
   if (!/^[/|]/.test(slash)) return pieces;
   const more = beside.slice(0, /[A-Za-z]/.test(slash) ? 1 : 2).filter((r) => r.read.text.trim().length <= 3);
   return [...pieces, ...more.map((region) => ({ region, from: 0 }))];
+}
+
+/**
+ * Sex printed as choices and circled by pen is decided by the ring on the page (choice-rings.ts), not by which
+ * letter the text detector happened to read: a ring round an unread letter leaves no answer, never the other one.
+ */
+function decideSexByRings(read: OcrField, pieces: Piece[]): void {
+  const byRing = sexByRings(
+    pieces.map((p) => p.region),
+    read.value as "male" | "female" | "other" | null,
+  );
+  if (byRing === undefined || byRing === read.value) return;
+  read.value = byRing;
+  // A letter the text did not give is as sure as the ring; no answer has no confidence.
+  read.confidence = byRing ? Math.max(read.confidence, 0.85) : 0;
 }
 
 /** Fields that name people: their values have no digits. */
@@ -602,6 +618,7 @@ export function extractSheetFields(
       field === "patientName" || field === "surname" || field === "givenName"
         ? readName(spans, box, hit.leader)
         : readHeaderText(field, spans, box, hit.leader);
+    if (field === "sex") decideSexByRings(read, pieces);
     // A record number's digits are chosen again with the digit classifier's reading of their strokes.
     if (field === "mrn" && read.value) {
       const reread = rereadRecordNumber(

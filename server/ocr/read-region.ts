@@ -1,3 +1,4 @@
+import type { ChoiceRing } from "./choice-rings";
 import { ctcDecode, type Decoded } from "./ctc-decode";
 import type { LabelMark } from "./plaque-observations";
 import type { DigitRunStrokes } from "./record-number-reading";
@@ -27,6 +28,8 @@ export type ReadRegion = TextRegion & {
   value?: ReadRegion;
   /** The plaque labels in the region and whether the check box beside each is marked (plaque-observations.ts). */
   checkMarks?: LabelMark[];
+  /** A short region's rings of pen ink along its line, round a printed choice (choice-rings.ts). */
+  choiceRings?: ChoiceRing[];
 };
 
 export const centerU = (r: TextRegion) => (r.u0 + r.u1) / 2;

@@ -1,3 +1,4 @@
+import { markChoiceRings } from "./choice-rings";
 import { readDatesByStrokes, readDigitsByStrokes } from "./digit-reading";
 import { matchLabel } from "./field-extraction";
 import { loadPaddleModels } from "./paddle-models";
@@ -49,6 +50,7 @@ export async function recognizePage(image: Buffer, page: number): Promise<ReadRe
   const { raster, frame, read } = await readPageText(image, page);
   await readByStrokes(raster, frame, read);
   markPlaqueLabels(raster, frame, read);
+  markChoiceRings(raster, frame, read);
   return read;
 }
 

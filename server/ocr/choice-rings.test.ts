@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { ringsBeside } from "./choice-rings";
+import { extractSheetFields } from "./field-extraction";
+import type { Raster } from "./raster";
+import { syntheticRegion as at } from "./synthetic-region";
+import type { PageFrame } from "./text-regions";
+
+const now = new Date("2026-11-22T12:00:00Z");
+const upright: PageFrame = { angle: 0, cos: 1, sin: 0 };
+
+// A synthetic page 400 x 120: the printed choices' line is v 40-70 (30 pixels high), drawn with a round pen.
+function page(draw: (ink: (x: number, y: number) => void) => void): Raster {
+  const width = 400;
+  const height = 120;
+  const data = new Uint8Array(width * height * 3).fill(235);
+  draw((x, y) => {
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const px = Math.round(x + dx);
+        const py = Math.round(y + dy);
+        if (px >= 0 && py >= 0 && px < width && py < height) data.set([30, 40, 120], (py * width + px) * 3);
+      }
+    }
+  });
+  return { width, height, data };
+}
+const ellipse = (ink: (x: number, y: number) => void, cx: number, cy: number) => {
+  for (let a = 0; a < 2 * Math.PI; a += 0.01) ink(cx + 24 * Math.cos(a), cy + 22 * Math.sin(a));
+};
+const letterM = at("M", { u: 150, v: 40, w: 24 });
+
+describe("ringsBeside", () => {
+  it("finds the pen's ring beside a read letter, round the place of an unread one", () => {
+    const rings = ringsBeside(
+      page((ink) => ellipse(ink, 240, 55)),
+      upright,
+      letterM,
+    );
+    expect(rings).toHaveLength(1);
+    expect(rings[0]!.u0).toBeLessThan(240);
+    expect(rings[0]!.u1).toBeGreaterThan(240);
+    expect(rings[0]!.u0).toBeGreaterThan(174);
+  });
+
+  it("takes no table rules above and below the line for a ring", () => {
+    const rules = page((ink) => {
+      for (let x = 0; x < 400; x++) {
+        ink(x, 27);
+        ink(x, 83);
+      }
+    });
+    expect(ringsBeside(rules, upright, letterM)).toEqual([]);
+  });
+});
+
+describe("sex printed as choices, decided by the ring on the page", () => {
+  const label = () => at("Sex:", { u: 60, v: 40 });
+  it("gives no answer for a lone read letter beside a ring round an unread one", () => {
+    const m = at("M", { u: 150, v: 40, w: 24 });
+    m.choiceRings = [{ u0: 215, u1: 265 }];
+    expect(extractSheetFields([label(), m], now).sex.value).toBeNull();
+  });
+
+  it("takes the ringed letter, even when the pen made it read another ('M / E', the ring on the E)", () => {
+    const m = at("M", { u: 150, v: 40, w: 24 });
+    const slash = at("/", { u: 190, v: 40, w: 12 });
+    const e = at("E", { u: 228, v: 44, w: 14, h: 18 });
+    for (const r of [m, slash, e]) r.choiceRings = [{ u0: 212, u1: 262 }];
+    expect(extractSheetFields([label(), m, slash, e], now).sex.value).toBe("female");
+    const ringedM = [{ u0: 138, u1: 188 }];
+    for (const r of [m, slash, e]) r.choiceRings = ringedM;
+    expect(extractSheetFields([label(), m, slash, e], now).sex.value).toBe("male");
+  });
+
+  it("gives no answer for a pair with two rings or none, and keeps a lone letter with none", () => {
+    const m = at("M", { u: 150, v: 40, w: 24 });
+    const slash = at("/F", { u: 190, v: 40, w: 40 });
+    m.choiceRings = [];
+    slash.choiceRings = [];
+    expect(extractSheetFields([label(), m, slash], now).sex.value).toBeNull();
+    m.choiceRings = [
+      { u0: 138, u1: 188 },
+      { u0: 200, u1: 250 },
+    ];
+    slash.choiceRings = m.choiceRings;
+    expect(extractSheetFields([label(), m, slash], now).sex.value).toBeNull();
+    const lone = at("F", { u: 150, v: 40, w: 24 });
+    lone.choiceRings = [];
+    expect(extractSheetFields([label(), lone], now).sex.value).toBe("female");
+  });
+});

@@ -1,0 +1,93 @@
+// Printed choices with one circled by pen ("M / F"): the pen's ring can hide its letter from the text detector, so
+// the text alone may show only the OTHER letter. The page's pixels tell: where along the line a ring of ink is.
+import { RING, ringAround } from "./check-boxes";
+import type { Raster } from "./raster";
+import type { ReadRegion } from "./read-region";
+import type { PageFrame } from "./text-regions";
+
+/** A ring of ink seen on a short region's line, as the span of the line it encloses (deskewed frame). */
+export type ChoiceRing = { u0: number; u1: number };
+
+/** Regions this short (characters other than spaces) may be a printed choice or a piece of "M / F". */
+const SHORT = 4;
+/** How far either side of the region (in its heights) rings are looked for: the pair's other letter is there. */
+const REACH = 4;
+/** A ring encloses one letter: a run of ringed windows wider than this (in heights) is ruling, not a ring. */
+const WIDEST = 2.5;
+
+const isShort = (r: ReadRegion) => r.read.text.replace(/\s+/g, "").length <= SHORT;
+
+/**
+ * The rings along a region's line, within REACH heights of it: windows one height wide, a third of a height apart,
+ * scored by check-boxes' ringAround; a run of two or more ringed windows with no ink band at both its ends (a
+ * table's rules run on) and no wider than WIDEST is one ring.
+ */
+export function ringsBeside(raster: Raster, frame: PageFrame, region: ReadRegion): ChoiceRing[] {
+  const h = region.v1 - region.v0;
+  const step = h / 3;
+  const from = region.u0 - REACH * h;
+  const scores: number[] = [];
+  for (let u = from; u < region.u1 + REACH * h; u += step) {
+    scores.push(ringAround(raster, frame, { u0: u, u1: u + h, v0: region.v0, v1: region.v1 }));
+  }
+  const rings: ChoiceRing[] = [];
+  let start = -1;
+  for (let k = 0; k <= scores.length; k++) {
+    const ringed = k < scores.length && scores[k]! >= RING;
+    if (ringed && start < 0) start = k;
+    if (ringed || start < 0) continue;
+    const touchesEnd = start === 0 || k === scores.length;
+    if (!touchesEnd && k - start >= 2 && (k - start) * step <= WIDEST * h) {
+      rings.push({ u0: from + start * step, u1: from + (k - 1) * step + h });
+    }
+    start = -1;
+  }
+  return rings;
+}
+
+/** Marks the rings beside every short region of a page; called once per page while the raster is at hand. */
+export function markChoiceRings(raster: Raster, frame: PageFrame, regions: ReadRegion[]): void {
+  for (const region of regions) if (isShort(region)) region.choiceRings = ringsBeside(raster, frame, region);
+}
+
+type Sex = "male" | "female" | "other";
+const LETTER_SEX: Record<string, Sex> = { m: "male", f: "female" };
+
+/**
+ * Sex from the rings on its value's line, when its pieces are printed choices or a lone letter: the one ringed
+ * letter wins ("M / E" with the ring on the E: the pair's second choice, female); a ring round no read letter (its
+ * letter hidden by the pen) or two rings: no answer. Undefined: the rings were not looked for or the value is a
+ * word ("Female"), and the text decides as before. No ring seen: the text's answer stands.
+ */
+export function sexByRings(pieces: ReadRegion[], fromText: Sex | null): Sex | null | undefined {
+  if (pieces.length === 0 || pieces.some((r) => !isShort(r) || r.choiceRings === undefined)) return undefined;
+  const letters = pieces.flatMap((r) => {
+    const at = (step: number) => r.u0 + ((step + 0.5) / r.matrix.steps) * (r.u1 - r.u0);
+    return r.read.chars.filter((c) => /[A-Za-z]/.test(c.char)).map((c) => ({ char: c.char, u: at(c.step) }));
+  });
+  if (letters.length === 0 || letters.length > 2) return undefined;
+  const h = Math.max(...pieces.map((r) => r.v1 - r.v0));
+  // The same ring seen from several pieces: one, by its middle. A piece much smaller than the letters (a letter
+  // the pen made small, "E") looks with windows too small for the ring and sees its arcs as rings of their own.
+  const rings: ChoiceRing[] = [];
+  for (const ring of pieces.filter((r) => r.v1 - r.v0 >= 0.75 * h).flatMap((r) => r.choiceRings!)) {
+    const mid = (ring.u0 + ring.u1) / 2;
+    if (!rings.some((o) => Math.abs((o.u0 + o.u1) / 2 - mid) < 0.6 * h)) rings.push(ring);
+  }
+  // No ring seen: the text decides (a pair answers only where the circle left a bracket, field-grammars.ts).
+  if (rings.length === 0) return fromText;
+  if (rings.length > 1) return null;
+  const ring = rings[0]!;
+  const inside = letters.filter((l) => l.u >= ring.u0 && l.u <= ring.u1);
+  if (inside.length !== 1) return null;
+  const ringed = LETTER_SEX[inside[0]!.char.toLowerCase()];
+  if (ringed) return ringed;
+  // The pen made the ringed letter another ("F" read "E"): of "M / F", the other choice is the plain one.
+  const other = letters.find((l) => l !== inside[0]);
+  const plain = other && LETTER_SEX[other.char.toLowerCase()];
+  if (!plain) return null;
+  const ringedSecond = inside[0]!.u > other.u;
+  if (plain === "male" && ringedSecond) return "female";
+  if (plain === "female" && !ringedSecond) return "male";
+  return null;
+}
