@@ -65,7 +65,12 @@ describe("sex printed as choices, decided by the ring on the page", () => {
     const m = at("M", { u: 150, v: 40, w: 24 });
     const slash = at("/", { u: 190, v: 40, w: 12 });
     const e = at("E", { u: 228, v: 44, w: 14, h: 18 });
-    for (const r of [m, slash, e]) r.choiceRings = [{ u0: 212, u1: 262 }];
+    for (const r of [m, slash]) r.choiceRings = [{ u0: 212, u1: 262 }];
+    // The small "E" looked with windows too small for the ring and saw its arcs as rings: not counted.
+    e.choiceRings = [
+      { u0: 180, u1: 195 },
+      { u0: 228, u1: 243 },
+    ];
     expect(extractSheetFields([label(), m, slash, e], now).sex.value).toBe("female");
     const ringedM = [{ u0: 138, u1: 188 }];
     for (const r of [m, slash, e]) r.choiceRings = ringedM;
