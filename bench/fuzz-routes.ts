@@ -125,11 +125,14 @@ async function seedForeignRecords(t: TestApp, owner: SignedIn): Promise<string[]
   });
   const tables = await queryRows<{ table_name: string }>(
     t.deps.database.db,
-    sql`select table_name from information_schema.columns where table_schema = 'public' and column_name = 'clinic_id'`,
+    // Rows of the clinic that have an id of their own (counters and change logs keyed by the clinic have none).
+    sql`select table_name from information_schema.columns c where table_schema = 'public' and column_name = 'clinic_id'
+        and exists (select 1 from information_schema.columns i
+                    where i.table_schema = 'public' and i.table_name = c.table_name and i.column_name = 'id')`,
   );
   const ids = new Set<string>([String(owner.clinicId)]);
   for (const { table_name } of tables) {
-    if (table_name === "audit_events" || table_name === "report_counters") continue;
+    if (table_name === "audit_events") continue;
     const rows = await queryRows<{ id: string }>(
       t.deps.database.db,
       sql.raw(`select id::text as id from "${table_name}" where clinic_id = ${owner.clinicId}`),
