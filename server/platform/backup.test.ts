@@ -18,6 +18,23 @@ import { loadSecrets } from "./secrets";
 
 const tempDir = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `sonoscribe-${name}-`));
 
+/** A clinic with one stored worksheet file: what each round trip backs up and reads back. */
+async function clinicWithWorksheet(
+  db: Parameters<typeof saveFile>[0],
+  store: Parameters<typeof saveFile>[1],
+  values: { name: string; email: string },
+  original: Buffer,
+) {
+  const [clinic] = await db.insert(clinics).values(values).returning();
+  const saved = await saveFile(db, store, {
+    clinicId: clinic!.id,
+    kind: "worksheet",
+    data: original,
+    mimeType: "image/png",
+  });
+  return { clinic: clinic!, saved };
+}
+
 describe("backup and restore", () => {
   it("round-trips the embedded database and the encrypted files", async () => {
     const source = tempDir("source");
@@ -25,17 +42,13 @@ describe("backup and restore", () => {
     const secrets = loadSecrets(source, {});
     const database = await openDatabase({ dataDir: source });
     const store = new LocalFileStore(path.join(source, "files"), secrets.fileKey);
-    const [clinic] = await database.db
-      .insert(clinics)
-      .values({ name: "Backup Clinic", email: "b@clinic.test" })
-      .returning();
     const original = randomBytes(5000);
-    const saved = await saveFile(database.db, store, {
-      clinicId: clinic!.id,
-      kind: "worksheet",
-      data: original,
-      mimeType: "image/png",
-    });
+    const { clinic, saved } = await clinicWithWorksheet(
+      database.db,
+      store,
+      { name: "Backup Clinic", email: "b@clinic.test" },
+      original,
+    );
     await database.close();
 
     const { folder, manifest } = await backup(config, tempDir("backups"));
@@ -47,7 +60,7 @@ describe("backup and restore", () => {
     await restore(restoredConfig, folder);
     const restored = await openDatabase({ dataDir: target });
     const [row] = await restored.db.select().from(storedFiles).where(eq(storedFiles.id, saved.id));
-    const [restoredClinic] = await restored.db.select().from(clinics).where(eq(clinics.id, clinic!.id));
+    const [restoredClinic] = await restored.db.select().from(clinics).where(eq(clinics.id, clinic.id));
     expect(restoredClinic?.name).toBe("Backup Clinic");
     const restoredStore = new LocalFileStore(path.join(target, "files"), secrets.fileKey);
     expect((await restoredStore.get(row!.storageKey)).equals(original)).toBe(true);
@@ -89,17 +102,13 @@ describe("backup and restore with FILE_STORE=s3", () => {
       const secrets = loadSecrets(source, {});
       const store = openFileStore(config, secrets.fileKey);
       const database = await openDatabase({ dataDir: source });
-      const [clinic] = await database.db
-        .insert(clinics)
-        .values({ name: "S3 Backup Clinic", email: "s3@clinic.test" })
-        .returning();
       const original = Buffer.concat([Buffer.from("PATIENT: Jane Doe, DOB 1950-01-01 "), randomBytes(5000)]);
-      const saved = await saveFile(database.db, store, {
-        clinicId: clinic!.id,
-        kind: "worksheet",
-        data: original,
-        mimeType: "image/png",
-      });
+      const { saved } = await clinicWithWorksheet(
+        database.db,
+        store,
+        { name: "S3 Backup Clinic", email: "s3@clinic.test" },
+        original,
+      );
       await database.close();
       // More objects than one ListObjectsV2 page (1,000 keys): the backup must follow the continuation token.
       for (let batch = 0; batch < 210; batch++) {
@@ -180,17 +189,13 @@ describe("backup and restore across file stores", () => {
       const secrets = loadSecrets(local, {});
       const keyEnv = { FILE_ENCRYPTION_KEY: secrets.fileKey.toString("hex") };
       const database = await openDatabase({ dataDir: local });
-      const [clinic] = await database.db
-        .insert(clinics)
-        .values({ name: "Moving Clinic", email: "move@clinic.test" })
-        .returning();
       const original = randomBytes(3000);
-      const saved = await saveFile(database.db, new LocalFileStore(path.join(local, "files"), secrets.fileKey), {
-        clinicId: clinic!.id,
-        kind: "worksheet",
-        data: original,
-        mimeType: "image/png",
-      });
+      const { saved } = await clinicWithWorksheet(
+        database.db,
+        new LocalFileStore(path.join(local, "files"), secrets.fileKey),
+        { name: "Moving Clinic", email: "move@clinic.test" },
+        original,
+      );
       await database.close();
       const fromDisk = await backup(loadConfig({ DATA_DIR: local }), tempDir("cross-backups"));
       expect(fromDisk.manifest.format).toBe(1);
@@ -311,17 +316,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)("backup and restore on PostgreSQL"
       const secrets = loadSecrets(source, {});
       const store = openFileStore(config, secrets.fileKey);
       const database = await openDatabase({ databaseUrl: sourceDb.url, dataDir: null });
-      const [clinic] = await database.db
-        .insert(clinics)
-        .values({ name: "PG S3 Clinic", email: "pgs3@clinic.test" })
-        .returning();
       const original = randomBytes(4000);
-      const saved = await saveFile(database.db, store, {
-        clinicId: clinic!.id,
-        kind: "worksheet",
-        data: original,
-        mimeType: "image/png",
-      });
+      const { saved } = await clinicWithWorksheet(
+        database.db,
+        store,
+        { name: "PG S3 Clinic", email: "pgs3@clinic.test" },
+        original,
+      );
       await database.close();
 
       const { folder, manifest } = await backup(config, tempDir("pg-s3-backups"));
