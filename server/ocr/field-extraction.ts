@@ -1,6 +1,7 @@
 import { type Box, type OcrField, type OcrFieldName, ocrHeaderFieldNames } from "../../domain/contracts/ocr";
 import { parseNamedMonthDate, parseWorksheetDate } from "../../domain/dates";
 import { sexByRings } from "./choice-rings";
+import { checkClinicalWords } from "./clinical-words";
 import { joinMatrices } from "./ctc-constrained";
 import { ctcDecode, type Decoded, type DecodedChar } from "./ctc-decode";
 import { labelLogProb } from "./ctc-forward";
@@ -279,6 +280,7 @@ function nameWords(d: Decoded, span: Span, gapSpaces = true): NameWord[] {
   const nonEmpty = words.filter((w) => w.length > 0).flatMap(splitInitial);
   return nonEmpty.map((w, k) => ({
     text: w.map((c) => c.char).join(""),
+    chars: w,
     matrix: span.matrix,
     from: k > 0 ? nonEmpty[k - 1]!.at(-1)!.step + 1 : span.from,
     to: k + 1 < nonEmpty.length ? nonEmpty[k + 1]![0]!.step : span.to,
@@ -495,7 +497,12 @@ function readHeaderText(
   // A referrer's or sonographer's surname is checked against the name lexicon like the patient's ("Huqhes").
   const checked = person
     ? checkNameWords(decoded, spans, gaps, field === "referringPhysician")
-    : { text: joined.text, factor: 1 };
+    : field === "indication" || field === "comments"
+      ? checkClinicalWords(
+          joined.text,
+          decoded.flatMap((d, i) => nameWords(d, spans[i]!, gaps)),
+        )
+      : { text: joined.text, factor: 1 };
   if (field === "referringPhysician") checked.text = referrerTitle(checked.text, joinMatrices(spans));
   const value = HEADER_GRAMMARS[field](checked.text);
   return value ? { value, confidence: joined.confidence * checked.factor, box } : { value: null, confidence: 0, box };

@@ -1,11 +1,12 @@
 import { constrainedDecode } from "./ctc-constrained";
+import type { DecodedChar } from "./ctc-decode";
 import { labelLogProb } from "./ctc-forward";
 import { Grammar } from "./ctc-grammar";
 import { BROAD_ONLY_RANK, type NameLexicon } from "./name-lexicon";
 import type { CharMatrix } from "./text-recognizer";
 
-/** One written word of a name and the recogniser steps it was read from. */
-export type NameWord = { text: string; matrix: CharMatrix; from: number; to: number };
+/** One written word of a name and the recogniser steps it was read from (its characters' own, when known). */
+export type NameWord = { text: string; matrix: CharMatrix; from: number; to: number; chars?: DecodedChar[] };
 
 /**
  * How much less likely than the raw reading (natural log) a dictionary name may be and still be taken as what the
