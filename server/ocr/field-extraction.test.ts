@@ -568,6 +568,12 @@ describe("labels, a leader of points, dashes or underscores, then the value (iss
     const both = read([at("Sex:", { u: 100, v: 300 }), at("M F", { u: 330, v: 300 })]);
     expect(both.sex.value).toBeNull();
   });
+
+  it("reads a sex after the label and a point, in one region", () => {
+    expect(read([at("Sex.FEMALE", { u: 100, v: 300 })]).sex.value).toBe("female");
+    // A word that is no sex after "Sex." leaves the label unknown.
+    expect(read([at("Sex.ual", { u: 100, v: 300 })]).sex.value).toBeNull();
+  });
 });
 
 describe("a referrer's garbled title (issue 23, fifth session)", () => {

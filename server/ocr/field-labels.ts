@@ -648,10 +648,12 @@ function sliceRegion(region: ReadRegion, from: number, to: number): ReadRegion {
 
 /**
  * A short label without its colon, then a space and a value of the label's own type: "Name Kenneth McDonald" (two
- * to four words of letters), "Sex M".
+ * to four words of letters), "Sex M". A sex's few words may follow a point too ("Sex.FEMALE", the colon's lower dot
+ * or a leader's one point read): no other value reads as one of them.
  */
 function typedValueFollows(field: LabelField | null, chars: { char: string }[], endIndex: number): boolean {
-  return chars[endIndex + 1]?.char === " " && typedValue(field, chars.slice(endIndex + 1));
+  const after = chars[endIndex + 1]?.char;
+  return (after === " " || (after === "." && field === "sex")) && typedValue(field, chars.slice(endIndex + 1));
 }
 
 /** Whether `chars` read as a value of the label's own type (typedValueFollows). */
