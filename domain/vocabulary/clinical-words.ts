@@ -34,7 +34,7 @@ const FINDING_WORDS = `
   in incompetence incompetent increased irregular is junction l less likely limited lower ml mm moderate
   movement mild minimal ms near no non normal not noted occluded occlusion of on or partial partially patent
   patient perforator perforators plaque plaques poor poorly post pre proximal r ratio reduction reflux
-  retrograde right left s seen segment segments severe short significant small smooth study superficial
+  retrograde right left s seen segment segments severe short sig significant small smooth study superficial
   suggest suggestive technically than the thrombus to tortuous tortuosity trace ulcerated up upper velocities
   velocity vessel vessels view views visualised visualized was well with within without
 `;
