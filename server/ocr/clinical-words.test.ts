@@ -77,9 +77,12 @@ describe("checkClinicalWords", () => {
     expect(check("LGISV reflux", 0.7).text).toBe("L GSV reflux");
   });
 
-  it("drops no letter of a short word, nor one at the join of two words run together", () => {
+  it("drops no letter of a short word, nor one at the join of two words run together, nor takes a short word far off", () => {
     // "XOR" is no "or", "RefluxaSFJ" no "reflux SFJ" (the "a" of "at"), however faint the letter.
     expect(check("XOR", 0.7).text).toBe("XOR");
+    // Nor is a short word taken two edits away: "ppig" (a garbled "mapping") is no "sig" nor "pain".
+    expect(check("ppig", 0.7, { 1: { char: "s", prob: 0.3 } }).text).toBe("ppig");
+    expect(check("ppig", 0.7, { 1: { char: "a", prob: 0.3 }, 3: { char: "n", prob: 0.3 } }).text).toBe("ppig");
     expect(check("RefluxaSFJ", 0.7).text).toBe("RefluxaSFJ");
   });
 

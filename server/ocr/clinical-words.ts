@@ -73,8 +73,11 @@ function candidates(text: string): Candidate[] {
     if (word.length < 2 || Math.abs(word.length - w.length) > maxEdits) continue;
     // A short run loses no letter: "POP" is no misread "op".
     if (short && word.length < w.length) continue;
-    const edits = digits ? lettersForDigits(w, word, maxEdits) : editDistance(w, word, maxEdits);
-    if (edits <= maxEdits) out.push({ words: [word], like: [text], edits });
+    // Two edits change half of a word of four letters: a short word is taken one edit from the run at most ("ppig", a
+    // garbled "mapping", is no "sig" nor "pain").
+    const max = Math.min(word.length, w.length) <= 4 ? 1 : maxEdits;
+    const edits = digits ? lettersForDigits(w, word, max) : editDistance(w, word, max);
+    if (edits <= max) out.push({ words: [word], like: [text], edits });
   }
   if (digits) return out;
   // A letter before a vessel's abbreviation is a side, or what is left of one ("LGISV": L GSV, "KGSV"): kept.
