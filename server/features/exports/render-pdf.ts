@@ -1,6 +1,7 @@
 import PDFDocument from "pdfkit";
 import type { DocumentImage, DocumentView } from "../../../domain/exports/report-document";
 import { pdfFaces } from "./pdf-fonts";
+import { cachedPdfImage } from "./pdf-images";
 
 /** The colours of a boxed notice: amber for an amendment, red for a critical result. */
 type NoticeTone = { fill: string; border: string; heading: string };
@@ -27,6 +28,8 @@ class PdfWriter {
   readonly doc: Doc;
   private readonly size: number;
   private readonly color: string;
+  /** The view's images as embedded once per thread (pdf-images.ts), set by `prepareImages` before drawing. */
+  private readonly images = new Map<DocumentImage, Awaited<ReturnType<typeof cachedPdfImage>>>();
 
   constructor(
     private readonly view: DocumentView,
@@ -55,6 +58,12 @@ class PdfWriter {
     this.doc.registerFont("italic", faces.italic as string);
   }
 
+  async prepareImages(): Promise<void> {
+    for (const image of [this.view.letterhead?.logo, this.view.signature?.image]) {
+      if (image?.data && !this.images.has(image)) this.images.set(image, await cachedPdfImage(this.doc, image.data));
+    }
+  }
+
   private get bottom() {
     return PAGE.height - MARGIN.bottom;
   }
@@ -69,7 +78,8 @@ class PdfWriter {
   }
 
   private image(image: DocumentImage, x: number, y: number, maxWidth: number, maxHeight: number, align: string) {
-    if (!image.data) return 0;
+    const embedded = this.images.get(image);
+    if (!embedded) return 0;
     const ratio = image.width && image.height ? image.width / image.height : maxWidth / maxHeight;
     let width = Math.min(maxWidth, maxHeight * ratio);
     let height = width / ratio;
@@ -78,7 +88,8 @@ class PdfWriter {
       width = height * ratio;
     }
     const left = align === "right" ? x + maxWidth - width : align === "center" ? x + (maxWidth - width) / 2 : x;
-    this.doc.image(Buffer.from(image.data), left, y, { width, height });
+    // pdfkit's types name only file names and buffers; it takes an image object with a size as it is.
+    this.doc.image(embedded as unknown as Buffer, left, y, { width, height });
     return height;
   }
 
@@ -371,8 +382,9 @@ class PdfWriter {
 export type PdfOptions = { pdfa?: boolean };
 
 /** Renders the PDF (PDF/A-2b with `pdfa`) and resolves with its bytes. */
-export function renderPdf(view: DocumentView, options: PdfOptions = {}): Promise<Buffer> {
+export async function renderPdf(view: DocumentView, options: PdfOptions = {}): Promise<Buffer> {
   const writer = new PdfWriter(view, options);
+  await writer.prepareImages();
   const { doc } = writer;
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
