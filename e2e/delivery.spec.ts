@@ -69,6 +69,15 @@ test("an admin adds delivery destinations and a signed report shows its deliveri
   // The loop tries within seconds; the refusal is shown as the last error while it waits to try again.
   await expect(deliveries.first()).toContainText("is this server itself", { timeout: 30_000 });
   await expect(deliveries.first()).toContainText("Waiting to send");
+  // The signed version's PDF/A archive copy is made by a job after the signature (decision 026); History shows it.
+  const signedVersion = history
+    .getByRole("list", { name: "Versions" })
+    .getByRole("listitem")
+    .filter({ hasText: "Signed" });
+  await expect(signedVersion).toContainText("Archive copy (PDF/A) stored", { timeout: 30_000 });
+  const download = signedVersion.getByRole("link", { name: "Download the archive copy" });
+  const archived = await page.request.get((await download.getAttribute("href"))!);
+  expect(archived.headers()["content-type"]).toContain("application/pdf");
   await expectAccessible(page);
   await page.screenshot({ path: "docs/screenshots/report-deliveries-desktop.png" });
 });

@@ -227,6 +227,21 @@ export type GenerateReportRequest = z.input<typeof generateReportRequest>;
 export const versionKinds = ["generated", "edited", "finalized", "amended"] as const;
 export type VersionKind = (typeof versionKinds)[number];
 
+/**
+ * The PDF/A archive copy of a signed version (decision 026), made by a job after the signature: pending (with the
+ * last attempt's error and the next attempt when one failed) until archived, when fileId names the stored PDF.
+ */
+export const versionArchiveSchema = z.object({
+  status: z.enum(["pending", "archived"]),
+  fileId: z.number().nullable(),
+  sha256: z.string().nullable(),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: timestamp.nullable(),
+  archivedAt: timestamp.nullable(),
+});
+export type VersionArchive = z.infer<typeof versionArchiveSchema>;
+
 export const reportVersionSummarySchema = z.object({
   versionNumber: z.number(),
   kind: z.enum(versionKinds),
@@ -234,6 +249,8 @@ export const reportVersionSummarySchema = z.object({
   amendmentNumber: z.number().nullable(),
   createdBy: z.string().nullable(),
   createdAt: timestamp,
+  /** Signed versions since the archive became a job; null for other versions and older signatures. */
+  archive: versionArchiveSchema.nullable().optional(),
 });
 export type ReportVersionSummary = z.infer<typeof reportVersionSummarySchema>;
 

@@ -23,6 +23,9 @@ export type DocumentImage = {
   /** Pixel size when known: renderers keep the aspect ratio. */
   width?: number;
   height?: number;
+  /** A stored clinic file named instead of carried (a signed version's archive is rendered later from these). */
+  fileId?: number;
+  sha256?: string;
 };
 
 export type ExportReport = {

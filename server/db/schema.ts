@@ -4,6 +4,7 @@ export * from "./schema/delivery";
 export * from "./schema/platform";
 export * from "./schema/reading-corrections";
 export * from "./schema/registrations";
+export * from "./schema/report-archives";
 export * from "./schema/reports";
 export * from "./schema/templates";
 export * from "./schema/worksheets";

@@ -3,6 +3,7 @@ import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { takeStorageSnapshot } from "../features/admin/storage-snapshots";
 import { DeliveryWorker } from "../features/delivery/delivery-worker";
+import { ARCHIVE_QUEUE, runDueArchives } from "../features/exports/report-archives";
 import { registerOcrJobs } from "../features/worksheets/ocr-jobs";
 import type { FileStore } from "../platform/file-store";
 import type { JobQueue } from "../platform/job-queue";
@@ -19,7 +20,7 @@ type HandlerDeps = {
 
 /**
  * The handlers of every queue whose work needs only the database and the file store: OCR, report deliveries, the
- * session (and rate count) purge and the storage snapshot. Registered in every process; run only where the queue works (decision 023).
+ * signed versions' archive copies, the session (and rate count) purge and the storage snapshot. Registered in every process; run only where the queue works (decision 023).
  */
 export function registerJobHandlers(deps: HandlerDeps): void {
   const { db } = deps.database;
@@ -44,6 +45,9 @@ export function registerJobHandlers(deps: HandlerDeps): void {
   });
   deps.jobQueue.handle("deliveries", async () => {
     await deliveries.runDue();
+  });
+  deps.jobQueue.handle(ARCHIVE_QUEUE, async () => {
+    await runDueArchives({ db, fileStore: deps.fileStore, logger: deps.logger });
   });
 }
 

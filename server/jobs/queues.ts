@@ -25,6 +25,11 @@ export const QUEUES = {
    * minute for the retries. The attempts, waits and errors are report_deliveries' own, so the job barely retries.
    */
   deliveries: { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 300, cron: "* * * * *" },
+  /**
+   * The PDF/A archive copies of signed versions (decision 026): one job right after a signature, and one a minute
+   * for the retries. Each copy's state, attempts and errors are report_archives' own, so the job barely retries.
+   */
+  "report-archives": { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 300, cron: "* * * * *" },
 } satisfies Record<string, QueueSpec>;
 
 export type QueueName = keyof typeof QUEUES;

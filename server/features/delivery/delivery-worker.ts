@@ -6,6 +6,7 @@ import { deliveryDestinations, reportDeliveries } from "../../db/schema";
 import { recordAudit } from "../../platform/audit";
 import type { Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
+import { retryDelayMs } from "../../platform/retry-delay";
 import { fhirBundleOf, hl7MessageOf, loadInteropReport } from "../exports/interop.service";
 import { dueDeliveries, findLiveReport } from "./delivery.repository";
 import { openToken } from "./delivery.service";
@@ -33,13 +34,10 @@ export type DeliveryWorkerOptions = {
   now?: () => Date;
 };
 
-const MAX_WAIT_MS = 3_600_000;
 /** A job starts no new pass after this, well inside the queue's expiry; the next minute's job goes on. */
 const RUN_BUDGET_MS = 120_000;
 
-/** The wait before attempt n+1 after n failed attempts: base, 2 x base, 4 x base, ... at most an hour. */
-export const retryDelayMs = (baseMs: number, failedAttempts: number) =>
-  Math.min(MAX_WAIT_MS, baseMs * 2 ** Math.max(0, failedAttempts - 1));
+export { retryDelayMs };
 
 /** Deliveries run for the clinic, not for a person: the rows read are the clinic's own, as an export reads them. */
 function deliveryContext(clinicId: number): Ctx {

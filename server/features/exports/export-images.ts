@@ -34,6 +34,11 @@ async function prepare(data: Buffer): Promise<DocumentImage | null> {
   }
 }
 
+/** The prepared image of a content hash when this process has it (null: it could not be decoded), else undefined. */
+export function cachedDocumentImage(sha256: string): DocumentImage | null | undefined {
+  return cache.get(sha256);
+}
+
 export async function prepareDocumentImage(data: Buffer, sha256: string): Promise<DocumentImage | null> {
   const hit = cache.get(sha256);
   if (hit !== undefined) return hit;

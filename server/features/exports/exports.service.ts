@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
 import { clinicLocaleOf } from "../../../domain/date-format";
 import { notFound } from "../../../domain/errors";
 import { docxFileNameFromList, pdfFileName } from "../../../domain/exports/file-names";
@@ -11,13 +9,12 @@ import {
 } from "../../../domain/exports/report-document";
 import { resolveTemplateSettings } from "../../../domain/exports/template-settings";
 import type { Db, Queryable } from "../../db/client";
-import { reportVersions } from "../../db/schema";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
-import { fileIdFromUrl, readClinicFile, saveFile } from "../files/files.service";
+import { fileIdFromUrl, findClinicFileRow, readFileBytes } from "../files/files.service";
 import { reportCriticalState } from "../reports/report-critical";
-import { prepareDocumentImage } from "./export-images";
+import { cachedDocumentImage, prepareDocumentImage } from "./export-images";
 import {
   findClinicTemplate,
   findDefaultTemplate,
@@ -57,12 +54,28 @@ export type ExportResult = { contentType: string; body: string | Buffer; fileNam
 const displayName = (user: { firstName: string | null; lastName: string | null; email: string }) =>
   [user.firstName, user.lastName].filter(Boolean).join(" ").trim() || user.email;
 
-async function clinicImage(deps: ExportDeps, clinicId: number, url: string | null | undefined) {
-  const id = fileIdFromUrl(url);
-  if (id === null) return null;
-  const file = await readClinicFile(deps.db, deps.fileStore, clinicId, id);
-  return file ? prepareDocumentImage(file.data, file.row.sha256) : null;
-}
+/** How a document gets its logo and signature: the bytes for rendering now, or a reference for later. */
+export type ImageLoader = (
+  db: Queryable,
+  clinicId: number,
+  url: string | null | undefined,
+) => Promise<DocumentImage | null>;
+
+/**
+ * The clinic's image ready to draw. The prepared image is looked up by the file's SHA-256 before the bytes are
+ * read: the same logo and signature are on every report of a clinic, and reading them means a trip to the file
+ * store (S3) and a decryption.
+ */
+const clinicImage =
+  (store: FileStore): ImageLoader =>
+  async (db, clinicId, url) => {
+    const id = fileIdFromUrl(url);
+    if (id === null) return null;
+    const row = await findClinicFileRow(db, clinicId, id);
+    if (!row) return null;
+    const cached = cachedDocumentImage(row.sha256);
+    return cached !== undefined ? cached : prepareDocumentImage(await readFileBytes(store, row), row.sha256);
+  };
 
 /** Template order: the one asked for, then the report's own, then the clinic's default, then the spec's fallbacks. */
 async function chooseTemplate(db: Queryable, clinicId: number, asked: number | undefined, own: number | null) {
@@ -83,7 +96,7 @@ export async function loadReportDocument(
   reportId: number,
   templateId?: number,
 ): Promise<ReportDocument> {
-  return (await loadDocument(deps, ctx, reportId, templateId)).document;
+  return (await loadDocument(deps.db, clinicImage(deps.fileStore), ctx, reportId, templateId)).document;
 }
 
 type LoadedDocument = {
@@ -97,14 +110,15 @@ type LoadedDocument = {
   };
 };
 
-async function loadDocument(
-  deps: ExportDeps,
+/** Reads the document in `db` (a transaction too); its images as `images` gives them. */
+export async function loadDocument(
+  db: Queryable,
+  images: ImageLoader,
   ctx: Ctx,
   reportId: number,
   templateId: number | undefined,
 ): Promise<LoadedDocument> {
   assertCan(ctx, "report:read");
-  const { db } = deps;
   const report = await findExportReport(db, ctx.clinicId, reportId);
   if (!report) throw notFound("Report");
   const [template, clinic, physician] = await Promise.all([
@@ -118,8 +132,8 @@ async function loadDocument(
   // A logo stored on the report (one of ours) wins; otherwise the clinic's current logo.
   const logoUrl = fileIdFromUrl(report.logoUrl) !== null ? report.logoUrl : clinic?.logoUrl;
   const [logo = null, signature = null]: (DocumentImage | null)[] = await Promise.all([
-    settings.showHeader && settings.showLogo ? clinicImage(deps, ctx.clinicId, logoUrl) : null,
-    settings.showSignature && physician ? clinicImage(deps, ctx.clinicId, physician.signatureUrl) : null,
+    settings.showHeader && settings.showLogo ? images(db, ctx.clinicId, logoUrl) : null,
+    settings.showSignature && physician ? images(db, ctx.clinicId, physician.signatureUrl) : null,
   ]);
   const document: ReportDocument = {
     report,
@@ -157,14 +171,20 @@ async function loadDocument(
  * Records no audit event: the caller records its own (an export, or a delivery).
  */
 export async function renderReportPdfWithRows(deps: ExportDeps, ctx: Ctx, reportId: number) {
-  const loaded = await loadDocument(deps, ctx, reportId, undefined);
+  const loaded = await loadDocument(deps.db, clinicImage(deps.fileStore), ctx, reportId, undefined);
   const pdf = await renderPdf(buildDocumentView(loaded.document, { timeZone: deps.timeZone }));
   return { ...loaded, pdf };
 }
 
 /** Renders one export and records it in the audit trail (the only write an export makes). */
 export async function exportReport(deps: ExportDeps, ctx: Ctx, request: ExportRequest): Promise<ExportResult> {
-  const { document, templateId } = await loadDocument(deps, ctx, request.reportId, request.templateId);
+  const { document, templateId } = await loadDocument(
+    deps.db,
+    clinicImage(deps.fileStore),
+    ctx,
+    request.reportId,
+    request.templateId,
+  );
   const view = buildDocumentView(document, { timeZone: deps.timeZone });
   const { report } = document;
   let result: ExportResult;
@@ -197,43 +217,4 @@ export async function exportReport(deps: ExportDeps, ctx: Ctx, request: ExportRe
     }),
   );
   return result;
-}
-
-/**
- * The archive copy of a signed version (issue 28): the report as PDF/A-2b, stored encrypted as a clinic file, with
- * its SHA-256 and the version number in the audit trail (`report.archived`). A draft is not archived (null).
- */
-export async function archiveSignedVersion(deps: ExportDeps, ctx: Ctx, reportId: number) {
-  const { document } = await loadDocument(deps, ctx, reportId, undefined);
-  if (!document.report.isFinalized) return null;
-  const pdf = await renderPdf(buildDocumentView(document, { timeZone: deps.timeZone }), { pdfa: true });
-  const sha256 = createHash("sha256").update(pdf).digest("hex");
-  const [latest] = await deps.db
-    .select({ versionNumber: reportVersions.versionNumber })
-    .from(reportVersions)
-    .where(and(eq(reportVersions.clinicId, ctx.clinicId), eq(reportVersions.reportId, reportId)))
-    .orderBy(desc(reportVersions.versionNumber))
-    .limit(1);
-  const version = latest?.versionNumber ?? null;
-  return deps.db.transaction(async (tx) => {
-    const file = await saveFile(tx, deps.fileStore, {
-      clinicId: ctx.clinicId,
-      kind: "report_archive",
-      data: pdf,
-      mimeType: "application/pdf",
-      originalName: `report-${reportId}-v${version ?? 0}.pdf`,
-      createdBy: ctx.user.id,
-    });
-    await recordAudit(tx, {
-      action: "report.archived",
-      clinicId: ctx.clinicId,
-      actorUserId: ctx.user.id,
-      entityType: "report",
-      entityId: reportId,
-      details: { version, fileId: file.id, sha256, byteSize: pdf.length, format: "PDF/A-2b" },
-      ip: ctx.ip,
-      requestId: ctx.requestId,
-    });
-    return { fileId: file.id, url: file.url, sha256, version };
-  });
 }

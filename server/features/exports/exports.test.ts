@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditEvents, clinics, physicians, reports, reportTemplates } from "../../db/schema";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { saveFile } from "../files/files.service";
@@ -176,6 +176,20 @@ describe("PDF file", () => {
     expect(text).toContain("AMENDED REPORT");
     expect(text).toMatch(/Amendment 2 on 3 Nov 2026, \d\d:\d\d .* by Ada Admin\./);
     expect(text).toContain("Reason: Corrected the side of the stenosis");
+  });
+});
+
+describe("logo and signature", () => {
+  it("are read from the file store once, not for every export (the prepared image is found by its SHA-256)", async () => {
+    const url = `/api/reports/${ids.finalized}/pdf-file`;
+    expect((await as(t.app, admin)({ url })).statusCode).toBe(200);
+    const reads = vi.spyOn(t.deps.fileStore, "get");
+    for (const path of [url, `/api/reports/${ids.finalized}/docx`, url]) {
+      expect((await as(t.app, admin)({ url: path })).statusCode).toBe(200);
+    }
+    // Without the lookup by hash: two reads (logo, signature) an export.
+    expect(reads).not.toHaveBeenCalled();
+    reads.mockRestore();
   });
 });
 

@@ -42,7 +42,17 @@ export async function saveFile(db: Queryable, store: FileStore, file: NewFile) {
 export async function readClinicFile(db: Queryable, store: FileStore, clinicId: number, id: number) {
   const row = await findClinicFile(db, clinicId, id);
   if (!row) return undefined;
-  return { row, data: await store.get(row.storageKey) };
+  return { row, data: await readFileBytes(store, row) };
+}
+
+/** A clinic's file row without its bytes (undefined for another clinic's): its SHA-256 names the content. */
+export function findClinicFileRow(db: Queryable, clinicId: number, id: number) {
+  return findClinicFile(db, clinicId, id);
+}
+
+/** The decrypted bytes of a file row. */
+export function readFileBytes(store: FileStore, row: { storageKey: string }): Promise<Buffer> {
+  return store.get(row.storageKey);
 }
 
 /**

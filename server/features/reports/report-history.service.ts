@@ -11,6 +11,7 @@ import { AppError, notFound } from "../../../domain/errors";
 import type { Db } from "../../db/client";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
+import { archiveStates } from "../exports/report-archives";
 import { findReport, findVersions, listVersions } from "./reports.repository";
 
 type VersionRow = Awaited<ReturnType<typeof listVersions>>[number];
@@ -45,7 +46,12 @@ const viewed = (ctx: Ctx, id: number, details: Record<string, unknown>) => ({
 export async function reportVersions(db: Db, ctx: Ctx, id: number): Promise<ReportVersionSummary[]> {
   assertCan(ctx, "report:read");
   await assertReport(db, ctx, id);
-  return (await listVersions(db, ctx.clinicId, id)).map(toSummary);
+  const [versions, archives] = await Promise.all([
+    listVersions(db, ctx.clinicId, id),
+    archiveStates(db, ctx.clinicId, id),
+  ]);
+  // A signed version's PDF/A archive copy (decision 026): made by a job after the signature, so it may be pending.
+  return versions.map((row) => ({ ...toSummary(row), archive: archives.get(row.versionNumber) ?? null }));
 }
 
 /** One stored version, as it was saved (signed versions included). */

@@ -26,7 +26,7 @@ import { assertCan, type Ctx, clinicContext, requireUser } from "../../platform/
 import { type AppDeps, clockOf } from "../../platform/deps";
 import { sessionReauthAt } from "../auth/reauth.service";
 import { sendDeliveriesNow } from "../delivery/delivery.service";
-import { archiveSignedVersion } from "../exports/exports.service";
+import { sendArchiveJob } from "../exports/report-archives";
 import { recordReadingReview } from "../worksheets/reading-corrections.service";
 import { priorOfReport } from "./prior-report.service";
 import { recordCommunication } from "./report-critical";
@@ -55,7 +55,6 @@ function sendJson(reply: FastifyReply, body: { bytes: Buffer; encoding: string }
 
 export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) => {
   const { db } = deps.database;
-  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const memo = new ReportListMemo(deps.config.reportListMemoBytes);
   const now = clockOf(deps);
   // The session's re-authentication time, read fresh from the sessions table when a signature is asked for.
@@ -114,15 +113,12 @@ export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
   );
 
   /**
-   * Every signed version is archived as PDF/A-2b with its SHA-256 in the audit trail, after the signature has
-   * committed: a failure to archive is logged and never undoes the signature.
+   * Every signed version is archived as PDF/A-2b by the "report-archives" job from the document stored with the
+   * signature (decision 026): the request does not wait for it; the signature never depends on it.
    */
-  const archive = async (request: FastifyRequest, ctx: Ctx, reportId: number) => {
-    try {
-      await archiveSignedVersion({ db, fileStore: deps.fileStore, timeZone }, ctx, reportId);
-    } catch (error) {
-      request.log.error({ err: error, reportId }, "the signed report's PDF/A archive copy could not be made");
-    }
+  const afterSignature = async (request: FastifyRequest, ctx: Ctx, reportId: number) => {
+    await sendDeliveriesNow({ db, jobs: deps.jobQueue, logger: request.log }, ctx, reportId);
+    await sendArchiveJob(deps.jobQueue, request.log);
   };
 
   app.patch(
@@ -132,10 +128,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
       const ctx = clinicContext(request);
       const clock = request.body.finalize ? await signingClock(request) : { reauthAt: null, now: now() };
       const report = await updateReport(db, ctx, request.params.id, request.body, clock);
-      if (request.body.finalize) {
-        await sendDeliveriesNow({ db, jobs: deps.jobQueue, logger: request.log }, ctx, report.id);
-        await archive(request, ctx, report.id);
-      }
+      if (request.body.finalize) await afterSignature(request, ctx, report.id);
       return report;
     },
   );
@@ -146,8 +139,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<AppDeps> = async (app, deps) =
     async (request) => {
       const ctx = clinicContext(request);
       const report = await finalizeReport(db, ctx, request.params.id, await signingClock(request), request.body);
-      await sendDeliveriesNow({ db, jobs: deps.jobQueue, logger: request.log }, ctx, report.id);
-      await archive(request, ctx, report.id);
+      await afterSignature(request, ctx, report.id);
       return report;
     },
   );

@@ -17,6 +17,7 @@ import type { Db, Queryable } from "../../db/client";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import { enqueueReportDeliveries } from "../delivery/delivery.service";
+import { queueSignedArchive } from "../exports/report-archives";
 import {
   assertCriticalCommunicated,
   criticalRulesOff,
@@ -239,6 +240,7 @@ export async function updateReport(
     }
     if (act) {
       await enqueueReportDeliveries(tx, ctx, row);
+      await queueSignedArchive(tx, ctx, id, version);
       await recordAudit(tx, {
         ...audit(ctx),
         action: "report.finalized",
@@ -274,6 +276,8 @@ export async function finalizeReport(
     const version = await storeVersion(tx, ctx, { ...row, ...values }, "finalized");
     // Queued in the signing transaction: a signature and its deliveries commit together (issue 28).
     await enqueueReportDeliveries(tx, ctx, row);
+    // The archive copy's document as signed, in the same transaction; the job renders it (decision 026).
+    await queueSignedArchive(tx, ctx, id, version);
     await recordAudit(tx, {
       ...audit(ctx),
       action: "report.finalized",

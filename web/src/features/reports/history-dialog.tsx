@@ -10,6 +10,7 @@ import { api, errorMessage, useApiQuery } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { formatDateTime, REPORTS_KEY } from "./report-api";
 import { ReportDeliveries } from "./report-deliveries";
+import { VersionArchiveLine } from "./version-archive";
 
 const kindLabels: Record<VersionKind, string> = {
   generated: "Generated",
@@ -82,6 +83,8 @@ export function HistoryDialog({
   const id = useId();
   const versions = useApiQuery([REPORTS_KEY, reportId, "versions"], z.array(reportVersionSummarySchema), {
     enabled: reportId !== null,
+    // While an archive copy is being made (a job after the signature), look again now and then.
+    refetchInterval: (query) => (query.state.data?.some((v) => v.archive?.status === "pending") ? 5000 : false),
   });
   const [from, setFrom] = useState(0);
   const [to, setTo] = useState(0);
@@ -116,6 +119,7 @@ export function HistoryDialog({
                     </span>
                   </div>
                   {v.reason ? <p className="text-slate-800">Reason: {v.reason}</p> : null}
+                  {v.archive ? <VersionArchiveLine archive={v.archive} /> : null}
                 </li>
               ))}
             </ol>
