@@ -25,6 +25,7 @@ import {
 } from "docx";
 import type { DocumentImage, DocumentView } from "../../../domain/exports/report-document";
 import { draftWatermarkPng } from "./draft-watermark";
+import { zipPackage } from "./zip-package";
 
 /**
  * The report as a Word document (docx), from the same view as the print page and the PDF. Word and
@@ -359,6 +360,13 @@ function pageFooter(ctx: Ctx): Footer {
   });
 }
 
+/** docx's compiler, which Packer keeps as a static (its types do not name it): the package's parts by path. */
+const packageCompiler = (
+  Packer as unknown as {
+    compiler: { compile(file: Document, prettify: undefined, overrides: []): Map<string, string | Uint8Array> };
+  }
+).compiler;
+
 /** Renders the DOCX and resolves with its bytes. */
 export async function renderDocx(view: DocumentView): Promise<Buffer> {
   const ctx: Ctx = { view, color: view.primaryColor, half: Math.round(view.fontSizePt * 2) };
@@ -383,5 +391,6 @@ export async function renderDocx(view: DocumentView): Promise<Buffer> {
       },
     ],
   });
-  return Packer.toBuffer(document);
+  // docx's own compiler writes the parts; Node's zlib zips them (zip-package.ts: fflate's JavaScript DEFLATE cost more).
+  return zipPackage(packageCompiler.compile(document, undefined, []));
 }
