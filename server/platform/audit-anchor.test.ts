@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runAuditVerify } from "../cli/audit-verify";
 import { loadConfig } from "../config";
 import { openDatabase, queryRows } from "../db/client";
@@ -54,6 +54,26 @@ describe("the audit chain is keyed, its head anchored outside the database, its 
     expect(head).toMatchObject({ keyedFromId: 1, headId: Number(last.id), headHash: last.hash, count: 25 });
     expect(fs.statSync(anchorPath(dataDir)).mode & 0o777).toBe(0o600);
     expect(await verifyCli()).toEqual({ code: 0, output: "OK: the audit chain is intact (25 events)." });
+  });
+
+  it("moves the head forward without synchronous file calls, which would stall every request of the process", async () => {
+    // The suite's anchor holds the database the command closed: a server process opens its own.
+    const live = await AuditAnchor.open(database.db, dataDir, key, (reason) => broken.push(reason));
+    const before = readAnchor(dataDir, key)!;
+    const renames = vi.spyOn(fs, "renameSync");
+    const writes = vi.spyOn(fs, "writeFileSync");
+    for (let i = 0; i < 3; i++) {
+      await database.db.transaction((tx) => recordAudit(tx, { action: "auth.sign_in", actorUserId: `v${i}` }));
+    }
+    await live.advance();
+    expect(renames).not.toHaveBeenCalled();
+    expect(writes).not.toHaveBeenCalled();
+    renames.mockRestore();
+    writes.mockRestore();
+    expect(broken).toEqual([]);
+    expect(readAnchor(dataDir, key)!.count).toBe(before.count + 3);
+    // The head written off the event loop verifies as before.
+    expect((await verifyCli()).code).toBe(0);
   });
 
   it("a chain rewritten with recomputed hashes does not verify without the key", async () => {

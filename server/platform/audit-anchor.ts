@@ -36,12 +36,27 @@ export function readAnchor(dataDir: string, key: Buffer): ChainHead | null {
   return head;
 }
 
+const anchorText = (key: Buffer, head: ChainHead) => `${JSON.stringify({ ...head, mac: sign(key, head) }, null, 2)}\n`;
+
+/** Writes the anchor at once (start-up, restore): a new file then a rename, so a crash never leaves half a file. */
 export function writeAnchor(dataDir: string, key: Buffer, head: ChainHead): void {
   const file = anchorPath(dataDir);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify({ ...head, mac: sign(key, head) }, null, 2)}\n`, { mode: 0o600 });
+  fs.writeFileSync(temporary, anchorText(key, head), { mode: 0o600 });
   fs.renameSync(temporary, file);
+}
+
+/**
+ * The same, off the event loop, for a running server (issue 27): a synchronous write and rename after every burst
+ * of audited requests stalled every other request of the process while the disk was busy (0.9 s of renames in 46 s
+ * of the 100-user mixed workload's profile).
+ */
+async function writeAnchorInBackground(dataDir: string, key: Buffer, head: ChainHead): Promise<void> {
+  const file = anchorPath(dataDir);
+  const temporary = `${file}.${process.pid}.tmp`;
+  await fs.promises.writeFile(temporary, anchorText(key, head), { mode: 0o600 });
+  await fs.promises.rename(temporary, file);
 }
 
 /**
@@ -114,7 +129,7 @@ export class AuditAnchor {
         headHash: walked.headHash,
         count: this.head.count + walked.count,
       };
-      writeAnchor(this.dataDir, this.key, this.head);
+      await writeAnchorInBackground(this.dataDir, this.key, this.head);
     });
     return this.running.catch((error: unknown) => this.onBroken(String(error)));
   }
