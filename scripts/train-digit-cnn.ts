@@ -15,7 +15,8 @@
  * are small enough that direct convolution beats im2col here). One seeded generator: same seed, same model (same
  * Node version). --init goes on from a model this script wrote (the shipped model of decision 017 was trained from
  * scratch with the defaults; the pen-trained candidates that went on from it read the tuning sheets worse and were
- * not adopted, see docs/benchmarks.md, issue 24, sixth session). At the end the
+ * not adopted, see docs/benchmarks.md, issue 24, sixth session; nor were wider nets from scratch, `--channels 12,24
+ * --hidden 96`, seventh session). At the end the
  * ONNX file is run with onnxruntime-node on the held-out digits and must agree with the trainer's own forward pass.
  */
 import { readFileSync, writeFileSync } from "node:fs";
