@@ -110,31 +110,45 @@ type LoadedDocument = {
   };
 };
 
-/** Reads the document in `db` (a transaction too); its images as `images` gives them. */
+type Reads<T extends unknown[]> = { [K in keyof T]: () => Promise<T[K]> };
+
+/** Side by side on the pool; one after another in a transaction (one connection: pg@9 refuses overlapping queries). */
+async function readAll<T extends unknown[]>(oneByOne: boolean, ...reads: Reads<T>): Promise<T> {
+  if (!oneByOne) return (await Promise.all(reads.map((read) => read()))) as T;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as T;
+}
+
+/** Reads the document in `db` (`inTransaction`: a transaction's connection); its images as `images` gives them. */
 export async function loadDocument(
   db: Queryable,
   images: ImageLoader,
   ctx: Ctx,
   reportId: number,
   templateId: number | undefined,
+  inTransaction = false,
 ): Promise<LoadedDocument> {
   assertCan(ctx, "report:read");
   const report = await findExportReport(db, ctx.clinicId, reportId);
   if (!report) throw notFound("Report");
-  const [template, clinic, physician] = await Promise.all([
-    chooseTemplate(db, ctx.clinicId, templateId, report.templateId),
-    findExportClinic(db, ctx.clinicId),
-    report.physicianId === null ? undefined : findExportPhysician(db, ctx.clinicId, report.physicianId),
-  ]);
+  const physicianId = report.physicianId;
+  const [template, clinic, physician] = await readAll(
+    inTransaction,
+    () => chooseTemplate(db, ctx.clinicId, templateId, report.templateId),
+    () => findExportClinic(db, ctx.clinicId),
+    async () => (physicianId === null ? undefined : findExportPhysician(db, ctx.clinicId, physicianId)),
+  );
   const signerIds = [report.finalizedBy, report.amendedBy].filter((id): id is string => Boolean(id));
   const names = new Map((await findUserNames(db, ctx.clinicId, signerIds)).map((u) => [u.id, displayName(u)]));
   const settings = resolveTemplateSettings(template);
   // A logo stored on the report (one of ours) wins; otherwise the clinic's current logo.
   const logoUrl = fileIdFromUrl(report.logoUrl) !== null ? report.logoUrl : clinic?.logoUrl;
-  const [logo = null, signature = null]: (DocumentImage | null)[] = await Promise.all([
-    settings.showHeader && settings.showLogo ? images(db, ctx.clinicId, logoUrl) : null,
-    settings.showSignature && physician ? images(db, ctx.clinicId, physician.signatureUrl) : null,
-  ]);
+  const [logo, signature] = await readAll<[DocumentImage | null, DocumentImage | null]>(
+    inTransaction,
+    async () => (settings.showHeader && settings.showLogo ? images(db, ctx.clinicId, logoUrl) : null),
+    async () => (settings.showSignature && physician ? images(db, ctx.clinicId, physician.signatureUrl) : null),
+  );
   const document: ReportDocument = {
     report,
     template: settings,

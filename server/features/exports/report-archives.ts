@@ -48,7 +48,7 @@ const imageReference: ImageLoader = async (db, clinicId, url) => {
  * job. Signature and archive row commit together, so no signed version is left without its copy on its way.
  */
 export async function queueSignedArchive(tx: Queryable, ctx: Ctx, reportId: number, versionNumber: number) {
-  const { document } = await loadDocument(tx, imageReference, ctx, reportId, undefined);
+  const { document } = await loadDocument(tx, imageReference, ctx, reportId, undefined, true);
   const view = buildDocumentView(document, { timeZone });
   await tx
     .insert(reportArchives)
