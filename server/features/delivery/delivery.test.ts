@@ -6,8 +6,8 @@ import { Message } from "node-hl7-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Destination, ReportDelivery } from "../../../domain/contracts/delivery";
 import { auditEvents, deliveryDestinations, physicians, reportDeliveries, reports } from "../../db/schema";
-import type { JobHandler, JobQueue } from "../../platform/deps";
 import { fhirSchemaErrors } from "../../test-support/fhir-schema";
+import { manualJobQueue } from "../../test-support/manual-job-queue";
 import { addClinicMember, readyToSign } from "../../test-support/signing";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { sampleReportText } from "../exports/export-samples";
@@ -80,26 +80,9 @@ let fhirDestination: Destination;
 let mllpDestination: Destination;
 let reportId = 0;
 
-/**
- * The app's job queue, seen from the test: it records the jobs sent and keeps the handlers registered, so the test
- * runs the "deliveries" job itself and each run is one it chose (no timing).
- */
-const sent: string[] = [];
-const handlers = new Map<string, JobHandler<unknown>>();
-const jobQueue: JobQueue = {
-  send: async (queue) => {
-    sent.push(queue);
-    return `job-${sent.length}`;
-  },
-  state: async () => null,
-  abandon: async () => undefined,
-  handle: (queue, handler) => void handlers.set(queue, handler as JobHandler<unknown>),
-  onSettled: () => () => undefined,
-  start: async () => undefined,
-  stop: async () => undefined,
-};
+const { jobQueue, sent, run: runJob } = manualJobQueue();
 /** One "deliveries" job, as the queue runs it (after a signature, or the minute's). */
-const runDeliveriesJob = () => handlers.get("deliveries")!({}, { id: "test-job", retryCount: 0 });
+const runDeliveriesJob = () => runJob("deliveries");
 
 async function newReport() {
   const [physician] = await t.deps.database.db

@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ReportVersionSummary } from "../../../domain/contracts/reports";
 import { auditEvents, physicians, reportArchives, reports } from "../../db/schema";
-import type { JobHandler, JobQueue } from "../../platform/deps";
+import { manualJobQueue } from "../../test-support/manual-job-queue";
 import { readyToSign } from "../../test-support/signing";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { saveFile } from "../files/files.service";
@@ -22,22 +22,9 @@ import { ARCHIVE_QUEUE } from "./report-archives";
  */
 
 const run = promisify(execFile);
-const sent: string[] = [];
-const handlers = new Map<string, JobHandler<unknown>>();
-const jobQueue: JobQueue = {
-  send: async (queue) => {
-    sent.push(queue);
-    return `job-${sent.length}`;
-  },
-  state: async () => null,
-  abandon: async () => undefined,
-  handle: (queue, handler) => void handlers.set(queue, handler as JobHandler<unknown>),
-  onSettled: () => () => undefined,
-  start: async () => undefined,
-  stop: async () => undefined,
-};
+const { jobQueue, sent, run: runJob } = manualJobQueue();
 /** One "report-archives" job, as the queue runs it (after a signature, or the minute's). */
-const runArchiveJob = () => handlers.get(ARCHIVE_QUEUE)!({}, { id: "test-job", retryCount: 0 });
+const runArchiveJob = () => runJob(ARCHIVE_QUEUE);
 
 let t: TestApp;
 let admin: SignedIn;
