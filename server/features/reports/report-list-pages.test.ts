@@ -190,9 +190,10 @@ describe("report list pages from bookmarks", () => {
       for (const sort of sorts) {
         for (const query of [queries[0]!, queries[1]!]) {
           const { total } = await offsetPage(clinicId, query, sort, 0, 1);
-          // Read twice before the write: the second read is from the bookmarks the first one kept.
-          const offset = 600 + Math.floor(next() * Math.max(1, total - 600));
-          for (let i = 0; i < 2; i++) {
+          // Read twice before the write: the second read is from the bookmarks (or sizes) the first one kept.
+          const deep = 600 + Math.floor(next() * Math.max(1, total - 600));
+          const shallow = Math.floor(next() * Math.min(total, 600));
+          for (const offset of round % 2 ? [deep, shallow, deep, shallow] : [shallow, deep, shallow, deep]) {
             expect(await keysetPage(clinicId, query, sort, offset, 12)).toEqual(
               await offsetPage(clinicId, query, sort, offset, 12),
             );
@@ -237,10 +238,15 @@ describe("report list pages from bookmarks", () => {
           for (let q = 0; q < queriesEach; q++) {
             const query = checked[(start + q) % checked.length]!;
             const { total } = await offsetPage(clinicId, query, sort, 0, 1);
-            const offset = 600 + Math.floor(next() * Math.max(1, total - 600));
-            expect(await keysetPage(clinicId, query, sort, offset, 12), `${clinicId} ${sort} ${offset}`).toEqual(
-              await offsetPage(clinicId, query, sort, offset, 12),
-            );
+            // A deep page (from bookmarks) and a page near the start (its total kept with the query's sizes).
+            const deep = 600 + Math.floor(next() * Math.max(1, total - 600));
+            const shallow = Math.floor(next() * Math.min(total, 600));
+            // Either first: the first read after a write brings the query's kept sizes up to date.
+            for (const offset of next() < 0.5 ? [deep, shallow] : [shallow, deep]) {
+              expect(await keysetPage(clinicId, query, sort, offset, 12), `${clinicId} ${sort} ${offset}`).toEqual(
+                await offsetPage(clinicId, query, sort, offset, 12),
+              );
+            }
           }
         }
       }
@@ -254,6 +260,8 @@ describe("report list pages from bookmarks", () => {
     // The writes were recounted around, not read again (a segment grown past its bound may be read again).
     expect(bookmarkStats.recounted - start.recounted).toBeGreaterThan(100);
     expect(bookmarkStats.read - start.read).toBeLessThan(10);
+    // ... and most of those pages were read in the recount's own statement (from an older bookmark).
+    expect(bookmarkStats.pagedWithRecount - start.pagedWithRecount).toBeGreaterThan(40);
     // A write whose log is gone (pruned, or a raise of the version the reports' triggers did not make): read again.
     for (const clinicId of clinicIds) {
       await writes[2]!(clinicId);

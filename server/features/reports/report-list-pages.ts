@@ -113,8 +113,29 @@ const and = (...conditions: (SQL | null)[]) =>
   );
 
 /**
+ * How a page statement reads its page beyond the plain (part, mark, skip): `gate`, a condition on the statement's
+ * snapshot that must hold for any row to be read (a one-time filter: when it fails the statement reads nothing);
+ * `skip`, the rows to skip as an SQL expression computed in the statement (at most `skipAtMost`), from `counts`,
+ * a CTE of the page's subquery; `state`, a column every row of the page carries (page.page_state).
+ */
+export type PageShape = {
+  gate?: SQL;
+  skip?: SQL;
+  skipAtMost?: number;
+  counts?: SQL;
+  state?: SQL;
+  /**
+   * A page from the start, chosen among all the query's rows collected first and then sorted, instead of read
+   * in index order: for a query with few rows (a narrow search), where walking the index in order past every row
+   * that does not match can cost many times more than the matches themselves.
+   */
+  collect?: boolean;
+};
+
+/**
  * The ids of `limit` rows from the `skip`-th row after `mark` in part `first` (from the part's start when mark is
- * null), running on into the later parts; as a subquery whose rows are the page's ids (`page_id`).
+ * null), running on into the later parts; as a subquery whose rows are the page's ids (`page_id`) and its
+ * `page_state` (null unless the shape gives one).
  */
 export function pageIdsFrom(
   sort: ReportSort,
@@ -123,21 +144,44 @@ export function pageIdsFrom(
   mark: Key | null,
   skip: number,
   limit: number,
+  shape: PageShape = {},
 ): SQL {
+  if (shape.collect && first === 0 && !mark) return collectedPage(sort, where, skip, limit);
   const parts = partsOf[sort].slice(first);
-  const reach = skip + limit;
+  const reach = (shape.skip ? shape.skipAtMost! : skip) + limit;
+  const skipped = shape.skip ?? sql`${skip}`;
+  const state = shape.state ?? sql`null::text`;
+  const counts = shape.counts ? sql`with counts as (${shape.counts}) ` : sql``;
   const branches = parts.map((part, i) => {
-    const condition = and(where, part.condition, i === 0 && mark ? after(part, mark) : null);
+    const condition = and(where, part.condition, i === 0 && mark ? after(part, mark) : null, shape.gate ?? null);
     return sql`(select ${reports.id} as id, ${i}::int as part, ${keyColumn(part)} as k from ${reports}
       where ${condition} order by ${partOrder(part)} limit ${reach})`;
   });
   if (branches.length === 1) {
     const [part] = parts;
-    return sql`(select id as page_id from ${branches[0]} as p order by ${pageOrder(part!)} offset ${skip} limit ${limit})`;
+    return sql`(${counts}select id as page_id, ${state} as page_state from ${branches[0]} as p
+      order by ${pageOrder(part!)} offset ${skipped} limit ${limit})`;
   }
   const dir = sql.raw(parts[0]!.desc ? "desc" : "asc");
-  return sql`(select id as page_id from (${sql.join(branches, sql` union all `)}) as p
-    order by part, k ${dir}, id ${dir} offset ${skip} limit ${limit})`;
+  return sql`(${counts}select id as page_id, ${state} as page_state from (${sql.join(branches, sql` union all `)}) as p
+    order by part, k ${dir}, id ${dir} offset ${skipped} limit ${limit})`;
+}
+
+/** See PageShape.collect: the matches are materialized (one bitmap scan for a search), then the page sorted out. */
+function collectedPage(sort: ReportSort, where: SQL, skip: number, limit: number): SQL {
+  const parts = partsOf[sort];
+  const partOf =
+    parts.length === 1
+      ? sql`0`
+      : sql`case ${sql.join(
+          parts.map((part, i) => sql`when ${part.condition} then ${i}`),
+          sql` `,
+        )} end`;
+  const dir = sql.raw(parts[0]!.desc ? "desc" : "asc");
+  return sql`(with matches as materialized (select ${reports.id} as id, ${partOf} as part, ${parts[0]!.column} as k
+      from ${reports} where ${where})
+    select id as page_id, null::text as page_state from matches order by part, k ${dir}, id ${dir}
+    offset ${skip} limit ${limit})`;
 }
 
 /** The one-part page's order over its subquery's columns. */
@@ -146,8 +190,11 @@ function pageOrder(part: Part): SQL {
   return part.keyed ? sql`k ${dir}, id ${dir}` : sql`id ${dir}`;
 }
 
-/** Where a page of one query starts: the part and the part's rows before it. */
-type Bookmarks = { version: number; total: number; parts: { count: number; marks: Mark[] }[] };
+/**
+ * Where a page of one query starts: the part and the part's rows before it. `marked` is false for the sizes alone,
+ * kept by a page read from the start (its total): no bookmarks, so no deep page starts from it.
+ */
+type Bookmarks = { version: number; total: number; marked: boolean; parts: { count: number; marks: Mark[] }[] };
 type ReadMark = [key: string | null, id: number, ord: number | string | null];
 
 /** The clinic's report-list version, as one statement's snapshot sees it (-1: no counter row, no reports). */
@@ -220,12 +267,16 @@ async function readBookmarks(
   return {
     version: Number(row!.version),
     total: counted.reduce((sum, p) => sum + p.count, 0),
+    marked: true,
     parts: counted,
   };
 }
 
 /** Where row `offset` (0-based) is: its part, the nearest bookmark at or before it, and the rows after that. */
-export function locate(bookmarks: Bookmarks, offset: number): { part: number; mark: Mark | null; skip: number } {
+export function locate(
+  bookmarks: Bookmarks,
+  offset: number,
+): { part: number; mark: Mark | null; skip: number; segments: number } {
   let rest = offset;
   let part = 0;
   while (part < bookmarks.parts.length - 1 && rest >= bookmarks.parts[part]!.count) {
@@ -242,11 +293,15 @@ export function locate(bookmarks: Bookmarks, offset: number): { part: number; ma
     else high = mid;
   }
   const mark = low > 0 ? marks[low - 1]! : null;
-  return { part, mark, skip: mark ? rest - mark.before : rest };
+  // segments: the part's segments at or before the mark (segment s ends at mark s).
+  return { part, mark, skip: mark ? rest - mark.before : rest, segments: low };
 }
 
-/** How bookmarks were obtained since the process started: read whole, or recounted after writes (for tests). */
-export const bookmarkStats = { read: 0, recounted: 0 };
+/**
+ * How bookmarks were obtained since the process started: read whole, recounted after writes, or only sized (the
+ * total of a page from the start), and how many pages came with their recount in one statement (for tests).
+ */
+export const bookmarkStats = { read: 0, recounted: 0, pagedWithRecount: 0, sized: 0 };
 
 /** A segment may grow to this many rows by writes before its query's bookmarks are read again. */
 const MAX_SEGMENT = 2 * BOOKMARK_EVERY;
@@ -296,26 +351,23 @@ function parseChanges(text: unknown): Changes {
 }
 
 /**
- * The bookmarks of an older version brought to the current one without reading them again: every write since
+ * How bookmarks of an older version are brought to the current one without reading them again: every write since
  * logs the old and new positions of the reports it wrote (report_list_changes, migration 0026), and only the
  * segments between bookmarks that hold one of those positions are counted again (a bounded range of the index
  * each). The bookmarks stay where they were; their `before` counts move. Null when that cannot be done: a raise
- * of the version without its log row (a critical-result change, an old log pruned, a bulk write), or a segment
- * grown past MAX_SEGMENT (then the caller reads the bookmarks again).
+ * of the version without its log row (a critical-result change, an old log pruned, a bulk write).
  */
-async function recountBookmarks(
-  db: Queryable,
-  clinicId: number,
-  sort: ReportSort,
-  where: SQL,
-  old: Bookmarks,
-  changes?: unknown,
-): Promise<Bookmarks | null> {
-  const log = parseChanges(
-    changes ??
-      (await queryRows<{ changes: unknown }>(db, sql`select ${changesSince(clinicId, old.version)} as changes`))[0]!
-        .changes,
-  );
+type Recount = {
+  version: number;
+  /** The dirty segments of each part, and one count (SQL, at most MAX_SEGMENT + 1) per dirty segment in that order. */
+  dirty: number[][];
+  counts: SQL[];
+  /** How many positions were logged: the rows before any point moved by at most this many. */
+  moved: number;
+};
+
+function planRecount(sort: ReportSort, where: SQL, old: Bookmarks, changes: unknown): Recount | null {
+  const log = parseChanges(changes);
   const version = log.version;
   if (version < old.version || log.logged !== version - old.version) return null;
   const logged = log.positions;
@@ -341,22 +393,22 @@ async function recountBookmarks(
       return sql`(select count(*) from (select 1 from ${reports} where ${range} limit ${MAX_SEGMENT + 1}) as segment)`;
     }),
   );
-  let fresh: number[] = [];
-  if (counts.length > 0) {
-    const [row] = await queryRows<{ version: string | number; counts: unknown }>(
-      db,
-      sql`select ${listVersion(clinicId)} as version, json_build_array(${sql.join(counts, sql`, `)}) as counts`,
-    );
-    // Another write since the log was read: its positions are not among these.
-    if (Number(row!.version) !== version) return null;
-    fresh = ((typeof row!.counts === "string" ? JSON.parse(row!.counts) : row!.counts) as unknown[]).map(Number);
-    if (fresh.some((n) => n > MAX_SEGMENT)) return null;
-  }
+  return { version, dirty, counts, moved: positions.length };
+}
+
+/** The sizes of a part's segments (the last one the tail after its last bookmark). */
+const segmentSizes = (part: Bookmarks["parts"][number]) => [
+  ...part.marks.map((m, j) => m.before - (j > 0 ? part.marks[j - 1]!.before : 0)),
+  part.count - (part.marks.at(-1)?.before ?? 0),
+];
+
+/** The bookmarks with the dirty segments' fresh counts; null when a segment grew past MAX_SEGMENT. */
+function applyCounts(old: Bookmarks, plan: Recount, fresh: number[]): Bookmarks | null {
+  if (fresh.some((n) => n > MAX_SEGMENT)) return null;
   let next = 0;
   const recounted = old.parts.map((oldPart, i) => {
-    const sizes = [...oldPart.marks.map((m, j) => m.before - (j > 0 ? oldPart.marks[j - 1]!.before : 0))];
-    sizes.push(oldPart.count - (oldPart.marks.at(-1)?.before ?? 0));
-    for (const s of dirty[i]!) sizes[s] = fresh[next++]!;
+    const sizes = segmentSizes(oldPart);
+    for (const s of plan.dirty[i]!) sizes[s] = fresh[next++]!;
     let before = 0;
     const marks = oldPart.marks.map((mark, j) => {
       before += sizes[j]!;
@@ -364,7 +416,80 @@ async function recountBookmarks(
     });
     return { count: before + sizes.at(-1)!, marks };
   });
-  return { version, total: recounted.reduce((sum, p) => sum + p.count, 0), parts: recounted };
+  return {
+    version: plan.version,
+    total: recounted.reduce((sum, p) => sum + p.count, 0),
+    marked: old.marked,
+    parts: recounted,
+  };
+}
+
+const countsOf = (json: unknown) => ((typeof json === "string" ? JSON.parse(json) : json) as unknown[]).map(Number);
+
+/** The recount alone, in one statement that checks it still sees the logged version. */
+async function recountBookmarks(db: Queryable, clinicId: number, old: Bookmarks, plan: Recount) {
+  if (plan.counts.length === 0) return applyCounts(old, plan, []);
+  const [row] = await queryRows<{ version: string | number; counts: unknown }>(
+    db,
+    sql`select ${listVersion(clinicId)} as version, json_build_array(${sql.join(plan.counts, sql`, `)}) as counts`,
+  );
+  // Another write since the log was read: its positions are not among these.
+  if (Number(row!.version) !== plan.version) return null;
+  return applyCounts(old, plan, countsOf(row!.counts));
+}
+
+/**
+ * The recount and the page in one statement. The page cannot start from the recounted bookmarks (they are not
+ * known yet), so it starts from an old one far enough back: the rows before any point moved by at most
+ * `plan.moved`, so the bookmark at or before `offset - moved` is at or before the page in the new order too, and
+ * the statement skips `offset` less the new count of rows before that bookmark (its old count, plus the fresh
+ * counts less the old sizes of the dirty segments before it). Every row carries the version and the counts.
+ */
+function pageAfterRecount(
+  clinicId: number,
+  sort: ReportSort,
+  where: SQL,
+  old: Bookmarks,
+  plan: Recount,
+  offset: number,
+  limit: number,
+) {
+  const from = Math.max(0, offset - plan.moved);
+  const start = locate(old, from);
+  const beforeStart = from - start.skip;
+  // The dirty segments before the start: all of the earlier parts', and the start part's up to its bookmark.
+  let oldSizes = 0;
+  const counted: string[] = [];
+  let n = 0;
+  plan.dirty.forEach((segments, i) => {
+    const sizes = segmentSizes(old.parts[i]!);
+    for (const s of segments) {
+      if (i < start.part || (i === start.part && s < start.segments)) {
+        oldSizes += sizes[s]!;
+        counted.push(`n${n}`);
+      }
+      n += 1;
+    }
+  });
+  const columns = plan.counts.map((count, i) => sql`${count} as ${sql.raw(`n${i}`)}`);
+  const base = offset - beforeStart + oldSizes;
+  const skip = counted.length
+    ? sql`(select greatest(${base} - (${sql.raw(counted.join(" + "))}), 0) from counts)`
+    : sql`${base}`;
+  const all = sql.raw(plan.counts.map((_, i) => `n${i}`).join(", "));
+  const skipAtMost = offset - beforeStart + plan.moved;
+  return {
+    /** The skip the statement used, from its counts (in the counts' order); outside 0..skipAtMost it was wrong. */
+    skipOf: (fresh: number[]) => base - counted.reduce((sum, name) => sum + fresh[Number(name.slice(1))]!, 0),
+    skipAtMost,
+    pageIds: pageIdsFrom(sort, where, start.part, start.mark, 0, limit, {
+      counts: sql`select ${sql.join(columns, sql`, `)}`,
+      skip,
+      // The skip is offset - beforeStart at most `moved` rows either way.
+      skipAtMost,
+      state: sql`(select json_build_object('version', ${listVersion(clinicId)}, 'counts', json_build_array(${all}))::text from counts)`,
+    }),
+  };
 }
 
 /** Bookmarks of recent queries, per database (a test process opens several with the same clinic ids). */
@@ -421,9 +546,13 @@ export type DeepPage<Row> = { rows: Row[]; total: number } | null;
 
 /**
  * A page from the bookmarks of its query: `read(pageIds, changes)` runs the page statement with the page's id
- * subquery and must answer its rows, each carrying the `changes` expression (changesSince) as its statement saw
+ * subquery joined `as page` and must answer its rows, each carrying the `changes` expression as its statement saw
  * it. Null when the data changed under every try (the caller then reads the page in one statement without
  * bookmarks).
+ *
+ * Warm (the clinic's list unchanged since the bookmarks), a page is one statement. The page statement only reads
+ * the page while the version is the bookmarks' own (a one-time check), so a stale one costs a look at the version
+ * and the log; then the recount of the dirty segments and the page are one statement (pageAfterRecount).
  */
 export async function pageFromBookmarks<Row extends { changes: unknown }>(
   db: Queryable,
@@ -435,12 +564,11 @@ export async function pageFromBookmarks<Row extends { changes: unknown }>(
   read: (pageIds: SQL, changes: SQL) => Promise<Row[]>,
   how: BookmarkRead = "rank",
 ): Promise<DeepPage<Row>> {
-  const rendered = dialect.sqlToQuery(where);
-  const key = `${clinicId}|${sort}|${rendered.sql}|${JSON.stringify(rendered.params)}`;
+  const key = queryKey(clinicId, sort, where);
   const cache = cacheOf(db);
   for (let attempt = 0; attempt < 4; attempt++) {
     let bookmarks = cache.get(key);
-    if (!bookmarks) {
+    if (!bookmarks?.marked) {
       bookmarks = await readBookmarks(db, clinicId, sort, where, how);
       bookmarkStats.read += 1;
       cache.set(key, bookmarks);
@@ -454,17 +582,124 @@ export async function pageFromBookmarks<Row extends { changes: unknown }>(
       if (parseChanges(seen).version === bookmarks.version) return { rows: [], total: bookmarks.total };
     } else {
       const { part, mark, skip } = locate(bookmarks, offset);
-      const rows = await read(pageIdsFrom(sort, where, part, mark, skip, limit), changes);
+      const gate = sql`${listVersion(clinicId)} = ${bookmarks.version}`;
+      const rows = await read(pageIdsFrom(sort, where, part, mark, skip, limit, { gate }), changes);
       seen = rows[0]?.changes;
       // One statement, one snapshot: every row carries the same changes.
       if (rows.length > 0 && parseChanges(seen).version === bookmarks.version) return { rows, total: bookmarks.total };
+      // The gate held nothing back: the version moved (read it with the log).
+      if (rows.length === 0) {
+        seen = (await queryRows<{ changes: unknown }>(db, sql`select ${changes} as changes`))[0]!.changes;
+      }
     }
     // The clinic's reports changed since the bookmarks: recount them around the changes, or read them again.
-    const recounted = await recountBookmarks(db, clinicId, sort, where, bookmarks, seen);
+    const plan = planRecount(sort, where, bookmarks, seen);
+    if (!plan) {
+      cache.delete(key);
+      continue;
+    }
+    if (offset < bookmarks.total && plan.counts.length > 0) {
+      const page = pageAfterRecount(clinicId, sort, where, bookmarks, plan, offset, limit);
+      const rows = await read(page.pageIds, sql`page.page_state`);
+      if (rows.length > 0) {
+        const state = JSON.parse(String(rows[0]!.changes)) as { version: number | string; counts: unknown };
+        const fresh = countsOf(state.counts);
+        // Another write since the log was read: its positions are not among these; try again from the log.
+        if (Number(state.version) !== plan.version) continue;
+        const recounted = applyCounts(bookmarks, plan, fresh);
+        if (!recounted) {
+          cache.delete(key);
+          continue;
+        }
+        bookmarkStats.recounted += 1;
+        cache.set(key, recounted);
+        const skip = page.skipOf(fresh);
+        if (skip >= 0 && skip <= page.skipAtMost) {
+          bookmarkStats.pagedWithRecount += 1;
+          return { rows, total: recounted.total };
+        }
+        continue;
+      }
+    }
+    // Nothing to count (a name changed), or a page past the new end: the recount alone, then the page again.
+    const recounted = await recountBookmarks(db, clinicId, bookmarks, plan);
     if (recounted) {
       bookmarkStats.recounted += 1;
       cache.set(key, recounted);
     } else cache.delete(key);
   }
   return null;
+}
+
+/** The cache key of a query: the clinic, the sort and the rendered WHERE with its values. */
+function queryKey(clinicId: number, sort: ReportSort, where: SQL) {
+  const rendered = dialect.sqlToQuery(where);
+  return `${clinicId}|${sort}|${rendered.sql}|${JSON.stringify(rendered.params)}`;
+}
+
+/** The query's part sizes and the version, as json text, in one scan of its rows (a page statement's column). */
+const sizesNow = (clinicId: number, sort: ReportSort, where: SQL) => {
+  const counts = partsOf[sort].map((part) =>
+    part.condition ? sql`count(*) filter (where ${part.condition})` : sql`count(*)`,
+  );
+  return sql`(select json_build_object('version', ${listVersion(clinicId)},
+      'counts', json_build_array(${sql.join(counts, sql`, `)}))::text from ${reports} where ${where})`;
+};
+
+/** A query with at most this many rows has its pages from the start collected and sorted (PageShape.collect). */
+export const COLLECT_AT_MOST = 5_000;
+
+/**
+ * A page near the start of a query whose total is a count (a search or a filter). The total is the expensive
+ * part (a search's every match is read to count it), so it is kept with the query's bookmarks, or alone: while the
+ * version is the kept one the page statement only reads the page; after writes the kept sizes are recounted
+ * around them (planRecount), at the page statement's version; else the page statement counts (sizesNow) and the
+ * sizes are kept. `read(pageIds, changes)` as for pageFromBookmarks. Null for a page past the end (the caller
+ * counts). `collectable`: the query's rows can be collected cheaply (search words: a trigram index), so a query
+ * known to be small has its page collected and sorted.
+ */
+export async function pageFromStart<Row extends { changes: unknown }>(
+  db: Queryable,
+  clinicId: number,
+  sort: ReportSort,
+  where: SQL,
+  offset: number,
+  limit: number,
+  read: (pageIds: SQL, changes: SQL) => Promise<Row[]>,
+  collectable: boolean,
+): Promise<DeepPage<Row>> {
+  const key = queryKey(clinicId, sort, where);
+  const cache = cacheOf(db);
+  const kept = cache.get(key);
+  // The kept total, even of an older version, tells a small query from a large one (for the plan only).
+  const collect = collectable && kept !== undefined && kept.total <= COLLECT_AT_MOST;
+  const pageIds = pageIdsFrom(sort, where, 0, null, offset, limit, { collect });
+  if (kept) {
+    const rows = await read(pageIds, changesSince(clinicId, kept.version));
+    if (rows.length === 0) return null;
+    const seen = rows[0]!.changes;
+    if (parseChanges(seen).version === kept.version) return { rows, total: kept.total };
+    // Recounted at the version the page was read at (recountBookmarks checks it): the same snapshot's total.
+    const plan = planRecount(sort, where, kept, seen);
+    const recounted = plan ? await recountBookmarks(db, clinicId, kept, plan) : null;
+    if (recounted) {
+      bookmarkStats.recounted += 1;
+      cache.set(key, recounted);
+      return { rows, total: recounted.total };
+    }
+    cache.delete(key);
+  }
+  const rows = await read(pageIds, sizesNow(clinicId, sort, where));
+  if (rows.length === 0) return null;
+  const state = JSON.parse(String(rows[0]!.changes)) as { version: number | string; counts: unknown };
+  const counts = countsOf(state.counts);
+  const sizes: Bookmarks = {
+    version: Number(state.version),
+    total: counts.reduce((sum, n) => sum + n, 0),
+    marked: false,
+    parts: counts.map((count) => ({ count, marks: [] })),
+  };
+  bookmarkStats.sized += 1;
+  cache.set(key, sizes);
+  return { rows, total: sizes.total };
 }

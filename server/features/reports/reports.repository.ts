@@ -13,7 +13,7 @@ import {
   users,
   worksheets,
 } from "../../db/schema";
-import { pageFromBookmarks, pageIdsFrom } from "./report-list-pages";
+import { pageFromBookmarks, pageFromStart, pageIdsFrom } from "./report-list-pages";
 
 export type ReportRow = typeof reports.$inferSelect;
 export type NewReportRow = typeof reports.$inferInsert;
@@ -177,10 +177,10 @@ export async function listReports(
   const sort = search.sort ?? "generated_desc";
   const keys = orders[sort];
   // Unfiltered totals come from the trigger-kept counter: counting 100,000 rows per page is too slow.
-  const total =
-    search.tokens.length === 0 && filters.length === 0 && !search.critical
-      ? sql<number>`coalesce((select ${reportCounters.liveCount} from ${reportCounters} where ${eq(reportCounters.clinicId, clinicId)}), 0)`
-      : sql<number>`(select count(*)::int from ${reports} where ${where})`;
+  const counted = search.tokens.length > 0 || filters.length > 0 || !!search.critical;
+  const total = !counted
+    ? sql<number>`coalesce((select ${reportCounters.liveCount} from ${reportCounters} where ${eq(reportCounters.clinicId, clinicId)}), 0)`
+    : sql<number>`(select count(*)::int from ${reports} where ${where})`;
   const countTotal = async () => {
     const [count] = await db.select({ total: total.mapWith(Number) }).from(sql`(select 1) as one`);
     return count?.total ?? 0;
@@ -203,7 +203,21 @@ export async function listReports(
     // A page past the end has no row to carry the total.
     return { rows: rows.map(withoutCounts), total: rows.length > 0 ? rows[0]!.total : await countTotal() };
   };
-  if (search.offset < DEEP_OFFSET) return fromStart();
+  if (search.offset < DEEP_OFFSET) {
+    if (!counted) return fromStart();
+    // A counted total is kept with the query's sizes (report-list-pages.ts) and not counted again per page.
+    const page = await pageFromStart(
+      db,
+      clinicId,
+      sort,
+      where,
+      search.offset,
+      search.limit,
+      (pageIds, changes) => withPeople(sql<number>`0`, pageIds, changes),
+      search.tokens.length > 0,
+    );
+    return page ? { rows: page.rows.map(withoutCounts), total: page.total } : fromStart();
+  }
   // Without search words or the critical filter the index reads the rows in order: bookmarks by jumps.
   const how = search.tokens.length === 0 && !search.critical ? "jump" : "rank";
   const page = await pageFromBookmarks(
