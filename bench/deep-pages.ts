@@ -3,6 +3,7 @@
  * HTTP), at 1,000, 10,000 and 100,000 reports in one clinic: page 1, the middle page, page 8,000 and the last.
  *
  *   npx tsx bench/deep-pages.ts [--sizes 1000,10000,100000] [--db pglite|postgres|both] [--before DIR] [--runs 9]
+ *     [--pages 1,middle,8000,last] [--searches ,smith,duplex] [--sorts generated_desc,exam_desc]
  *
  * --before names another checkout whose listReports runs interleaved call by call with this one's (paired
  * before/after on a noisy machine). Each side has its own database with the same reports: the "before" one
@@ -42,6 +43,8 @@ const { values: args } = parseArgs({
     sorts: { type: "string", default: "generated_desc,exam_desc" },
     searches: { type: "string", default: ",smith,duplex" },
     drops: { type: "string", default: "reports_clinic_live_exam_idx" },
+    /** Which pages: numbers, "middle" and "last". */
+    pages: { type: "string", default: "1,middle,8000,last" },
   },
 });
 const RUNS = Number(args.runs);
@@ -148,7 +151,13 @@ async function main() {
           });
           const last = Math.max(1, Math.ceil(total / PAGE));
           const middle = Math.ceil(last / 2);
-          const pages = [...new Set([1, middle, Math.min(8000, last), last])];
+          const pages = [
+            ...new Set(
+              args
+                .pages!.split(",")
+                .map((p) => (p === "last" ? last : p === "middle" ? middle : Math.min(Number(p), last))),
+            ),
+          ];
           for (const page of pages) {
             const query = { tokens, sort, limit: PAGE, offset: (page - 1) * PAGE };
             const times = {

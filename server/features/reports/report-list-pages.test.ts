@@ -271,6 +271,39 @@ describe("report list pages from bookmarks", () => {
     await compare(checked.length);
   }, 120_000);
 
+  it("keeps a search's or filter's total for pages near the start only while the version holds", async () => {
+    // Queries never read deep here: their totals are kept alone (no bookmarks) and counted again after a write.
+    const next = random(41);
+    const clinicId = clinicIds[1]!;
+    const shallowOnly: Query[] = [
+      { search: "duplex", filters: { examTo: day(30) } },
+      { search: "jones", filters: {} },
+      { search: "", filters: { scanType: "Renal Duplex" } },
+    ];
+    const start = { ...bookmarkStats };
+    for (let round = 0; round < 6; round++) {
+      for (const sort of sorts) {
+        for (const query of shallowOnly) {
+          for (let i = 0; i < 2; i++) {
+            const offset = Math.floor(next() * 500);
+            expect(await keysetPage(clinicId, query, sort, offset, 12), `${sort} ${offset}`).toEqual(
+              await offsetPage(clinicId, query, sort, offset, 12),
+            );
+          }
+        }
+      }
+      // One new report (in or out of each query), or an exam date moved.
+      if (round % 2 === 0) await seed(clinicId, 1, next);
+      else
+        await database.db.execute(
+          sql`update reports set exam_date = ${day(Math.floor(next() * 40))}, study_type = 'Renal Duplex'
+              where id = (select id from reports where clinic_id = ${clinicId} and deleted_at is null order by id desc limit 1)`,
+        );
+    }
+    // Counted once per query, sort and version, not once per page.
+    expect(bookmarkStats.sized - start.sized).toBeLessThanOrEqual(6 * sorts.length * shallowOnly.length);
+  });
+
   for (const how of ["rank", "jump"] as const) {
     it(`reads a page again when a write lands between its bookmarks and the page (bookmarks by ${how})`, async () => {
       const clinicId = clinicIds[1]!;

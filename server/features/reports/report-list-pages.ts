@@ -194,7 +194,14 @@ function pageOrder(part: Part): SQL {
  * Where a page of one query starts: the part and the part's rows before it. `marked` is false for the sizes alone,
  * kept by a page read from the start (its total): no bookmarks, so no deep page starts from it.
  */
-type Bookmarks = { version: number; total: number; marked: boolean; parts: { count: number; marks: Mark[] }[] };
+type Bookmarks = {
+  version: number;
+  total: number;
+  marked: boolean;
+  parts: { count: number; marks: Mark[] }[];
+  /** The clinic's live reports when the sizes were counted (known for sizes kept by a page from the start). */
+  clinicRows?: number;
+};
 type ReadMark = [key: string | null, id: number, ord: number | string | null];
 
 /** The clinic's report-list version, as one statement's snapshot sees it (-1: no counter row, no reports). */
@@ -417,9 +424,9 @@ function applyCounts(old: Bookmarks, plan: Recount, fresh: number[]): Bookmarks 
     return { count: before + sizes.at(-1)!, marks };
   });
   return {
+    ...old,
     version: plan.version,
     total: recounted.reduce((sum, p) => sum + p.count, 0),
-    marked: old.marked,
     parts: recounted,
   };
 }
@@ -637,26 +644,33 @@ function queryKey(clinicId: number, sort: ReportSort, where: SQL) {
   return `${clinicId}|${sort}|${rendered.sql}|${JSON.stringify(rendered.params)}`;
 }
 
-/** The query's part sizes and the version, as json text, in one scan of its rows (a page statement's column). */
+/** The query's part sizes, the clinic's live reports and the version, as json text, in one scan of its rows. */
 const sizesNow = (clinicId: number, sort: ReportSort, where: SQL) => {
   const counts = partsOf[sort].map((part) =>
     part.condition ? sql`count(*) filter (where ${part.condition})` : sql`count(*)`,
   );
-  return sql`(select json_build_object('version', ${listVersion(clinicId)},
+  const clinicRows = sql`(select ${reportCounters.liveCount} from ${reportCounters} where ${reportCounters.clinicId} = ${clinicId})`;
+  return sql`(select json_build_object('version', ${listVersion(clinicId)}, 'clinicRows', ${clinicRows},
       'counts', json_build_array(${sql.join(counts, sql`, `)}))::text from ${reports} where ${where})`;
 };
 
-/** A query with at most this many rows has its pages from the start collected and sorted (PageShape.collect). */
-export const COLLECT_AT_MOST = 5_000;
+/**
+ * Whether a page from the start is better collected and sorted (PageShape.collect) than read in index order: an
+ * ordered walk passes about pageEnd x clinicRows / total rows if the matches were spread evenly; they often are
+ * not (a name not seen lately), so the walk is taken only when that estimate is a tenth of the matches or less.
+ */
+const collects = (kept: Bookmarks | undefined, pageEnd: number) =>
+  kept?.clinicRows !== undefined && kept.total * kept.total < 10 * pageEnd * kept.clinicRows;
 
 /**
  * A page near the start of a query whose total is a count (a search or a filter). The total is the expensive
  * part (a search's every match is read to count it), so it is kept with the query's bookmarks, or alone: while the
- * version is the kept one the page statement only reads the page; after writes the kept sizes are recounted
- * around them (planRecount), at the page statement's version; else the page statement counts (sizesNow) and the
- * sizes are kept. `read(pageIds, changes)` as for pageFromBookmarks. Null for a page past the end (the caller
- * counts). `collectable`: the query's rows can be collected cheaply (search words: a trigram index), so a query
- * known to be small has its page collected and sorted.
+ * version is the kept one the page statement only reads the page; after writes, kept bookmarks are recounted
+ * around the logged positions at the page statement's version (a few segments), and kept sizes alone are counted
+ * again in the page statement itself (a CASE that counts only when the version moved: one statement, as without
+ * them); without kept sizes the page statement counts (sizesNow) and they are kept. `read(pageIds,
+ * changes)` as for pageFromBookmarks. Null for a page past the end (the caller counts). `collectable`: the query's
+ * rows can be collected cheaply (search words: a trigram index).
  */
 export async function pageFromStart<Row extends { changes: unknown }>(
   db: Queryable,
@@ -670,11 +684,10 @@ export async function pageFromStart<Row extends { changes: unknown }>(
 ): Promise<DeepPage<Row>> {
   const key = queryKey(clinicId, sort, where);
   const cache = cacheOf(db);
-  const kept = cache.get(key);
-  // The kept total, even of an older version, tells a small query from a large one (for the plan only).
-  const collect = collectable && kept !== undefined && kept.total <= COLLECT_AT_MOST;
+  let kept = cache.get(key);
+  const collect = collectable && collects(kept, offset + limit);
   const pageIds = pageIdsFrom(sort, where, 0, null, offset, limit, { collect });
-  if (kept) {
+  if (kept?.marked) {
     const rows = await read(pageIds, changesSince(clinicId, kept.version));
     if (rows.length === 0) return null;
     const seen = rows[0]!.changes;
@@ -688,18 +701,30 @@ export async function pageFromStart<Row extends { changes: unknown }>(
       return { rows, total: recounted.total };
     }
     cache.delete(key);
+    kept = undefined;
   }
-  const rows = await read(pageIds, sizesNow(clinicId, sort, where));
+  const sizes = kept
+    ? sql`(select case when ${listVersion(clinicId)} = ${kept.version} then '{"kept": true}'
+        else ${sizesNow(clinicId, sort, where)} end)`
+    : sizesNow(clinicId, sort, where);
+  const rows = await read(pageIds, sizes);
   if (rows.length === 0) return null;
-  const state = JSON.parse(String(rows[0]!.changes)) as { version: number | string; counts: unknown };
+  const state = JSON.parse(String(rows[0]!.changes)) as {
+    kept?: true;
+    version: number | string;
+    clinicRows: number | string | null;
+    counts: unknown;
+  };
+  if (state.kept && kept) return { rows, total: kept.total };
   const counts = countsOf(state.counts);
-  const sizes: Bookmarks = {
+  const counted: Bookmarks = {
     version: Number(state.version),
     total: counts.reduce((sum, n) => sum + n, 0),
     marked: false,
     parts: counts.map((count) => ({ count, marks: [] })),
+    clinicRows: Number(state.clinicRows ?? 0),
   };
   bookmarkStats.sized += 1;
-  cache.set(key, sizes);
-  return { rows, total: sizes.total };
+  cache.set(key, counted);
+  return { rows, total: counted.total };
 }
