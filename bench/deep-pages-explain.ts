@@ -46,18 +46,18 @@ const search = (w: string) =>
 const mode = process.argv[2];
 if (mode === "deep") {
   const sort = (process.argv[3] ?? "generated_desc") as ReportSort;
-  await pageFromBookmarks(db, clinicId, sort, live, 95988, 12, read, "jump");
+  await pageFromBookmarks(db, { clinicId, sort, where: live, offset: 95988, limit: 12, read }, "jump");
   await db.execute(sql`insert into reports (clinic_id, patient_name, study_type, indication, findings, impression, exam_date, generated_at)
     select clinic_id, patient_name, study_type, indication, findings, impression, exam_date, now() from reports where clinic_id = ${clinicId} order by id desc limit 1`);
   show = true;
   console.log("== first deep page after a write");
-  await pageFromBookmarks(db, clinicId, sort, live, 95988, 12, read, "jump");
+  await pageFromBookmarks(db, { clinicId, sort, where: live, offset: 95988, limit: 12, read }, "jump");
 } else {
   const word = process.argv[3]!;
   const sort = process.argv[4] as ReportSort;
-  await pageFromStart(db, clinicId, sort, search(word), 0, 12, read, true);
+  await pageFromStart(db, { clinicId, sort, where: search(word), offset: 0, limit: 12, read }, true);
   show = true;
   console.log(`== page 1 of ${word} ${sort}, total kept`);
-  await pageFromStart(db, clinicId, sort, search(word), 0, 12, read, true);
+  await pageFromStart(db, { clinicId, sort, where: search(word), offset: 0, limit: 12, read }, true);
 }
 await database.close();

@@ -313,12 +313,7 @@ describe("report list pages from bookmarks", () => {
         // connection's commit would be).
         const first = await pageFromBookmarks(
           database.db,
-          clinicId,
-          sort,
-          where,
-          900,
-          12,
-          (ids, changes) => readIds(ids, changes, sort),
+          { clinicId, sort, where, offset: 900, limit: 12, read: (ids, changes) => readIds(ids, changes, sort) },
           how,
         );
         expect(first?.rows.map((r) => r.id)).toEqual(
@@ -327,20 +322,22 @@ describe("report list pages from bookmarks", () => {
         let wrote = false;
         const page = await pageFromBookmarks(
           database.db,
-          clinicId,
-          sort,
-          where,
-          900,
-          12,
-          async (ids, changes) => {
-            if (!wrote) {
-              wrote = true;
-              await seed(clinicId, 150, random(sorts.indexOf(sort) + (how === "jump" ? 10 : 1)));
-              await database.db.execute(
-                sql`update reports set exam_date = null where clinic_id = ${clinicId} and id % 5 = 0`,
-              );
-            }
-            return readIds(ids, changes, sort);
+          {
+            clinicId,
+            sort,
+            where,
+            offset: 900,
+            limit: 12,
+            read: async (ids, changes) => {
+              if (!wrote) {
+                wrote = true;
+                await seed(clinicId, 150, random(sorts.indexOf(sort) + (how === "jump" ? 10 : 1)));
+                await database.db.execute(
+                  sql`update reports set exam_date = null where clinic_id = ${clinicId} and id % 5 = 0`,
+                );
+              }
+              return readIds(ids, changes, sort);
+            },
           },
           how,
         );

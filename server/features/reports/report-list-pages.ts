@@ -552,9 +552,20 @@ const dialect = new PgDialect();
 export type DeepPage<Row> = { rows: Row[]; total: number } | null;
 
 /**
- * A page from the bookmarks of its query: `read(pageIds, changes)` runs the page statement with the page's id
- * subquery joined `as page` and must answer its rows, each carrying the `changes` expression as its statement saw
- * it. Null when the data changed under every try (the caller then reads the page in one statement without
+ * One page of one query: `read(pageIds, changes)` runs the page statement with the page's id subquery joined
+ * `as page` and answers its rows, each carrying the `changes` expression as its statement saw it.
+ */
+export type PageQuery<Row> = {
+  clinicId: number;
+  sort: ReportSort;
+  where: SQL;
+  offset: number;
+  limit: number;
+  read: (pageIds: SQL, changes: SQL) => Promise<Row[]>;
+};
+
+/**
+ * A page from the bookmarks of its query (PageQuery). Null when the data changed under every try (the caller then reads the page in one statement without
  * bookmarks).
  *
  * Warm (the clinic's list unchanged since the bookmarks), a page is one statement. The page statement only reads
@@ -563,12 +574,7 @@ export type DeepPage<Row> = { rows: Row[]; total: number } | null;
  */
 export async function pageFromBookmarks<Row extends { changes: unknown }>(
   db: Queryable,
-  clinicId: number,
-  sort: ReportSort,
-  where: SQL,
-  offset: number,
-  limit: number,
-  read: (pageIds: SQL, changes: SQL) => Promise<Row[]>,
+  { clinicId, sort, where, offset, limit, read }: PageQuery<Row>,
   how: BookmarkRead = "rank",
 ): Promise<DeepPage<Row>> {
   const key = queryKey(clinicId, sort, where);
@@ -674,12 +680,7 @@ const collects = (kept: Bookmarks | undefined, pageEnd: number) =>
  */
 export async function pageFromStart<Row extends { changes: unknown }>(
   db: Queryable,
-  clinicId: number,
-  sort: ReportSort,
-  where: SQL,
-  offset: number,
-  limit: number,
-  read: (pageIds: SQL, changes: SQL) => Promise<Row[]>,
+  { clinicId, sort, where, offset, limit, read }: PageQuery<Row>,
   collectable: boolean,
 ): Promise<DeepPage<Row>> {
   const key = queryKey(clinicId, sort, where);

@@ -203,34 +203,24 @@ export async function listReports(
     // A page past the end has no row to carry the total.
     return { rows: rows.map(withoutCounts), total: rows.length > 0 ? rows[0]!.total : await countTotal() };
   };
-  if (search.offset < DEEP_OFFSET) {
-    if (!counted) return fromStart();
-    // A counted total is kept with the query's sizes (report-list-pages.ts) and not counted again per page.
-    const page = await pageFromStart(
-      db,
-      clinicId,
-      sort,
-      where,
-      search.offset,
-      search.limit,
-      (pageIds, changes) => withPeople(sql<number>`0`, pageIds, changes),
-      search.tokens.length > 0,
-    );
-    return page ? { rows: page.rows.map(withoutCounts), total: page.total } : fromStart();
-  }
-  // Without search words or the critical filter the index reads the rows in order: bookmarks by jumps.
-  const how = search.tokens.length === 0 && !search.critical ? "jump" : "rank";
-  const page = await pageFromBookmarks(
-    db,
+  const query = {
     clinicId,
     sort,
     where,
-    search.offset,
-    search.limit,
-    (pageIds, changes) => withPeople(sql<number>`0`, pageIds, changes),
-    how,
-  );
-  // Null only when the clinic's reports changed under every try: one statement, OFFSET from the start.
+    offset: search.offset,
+    limit: search.limit,
+    read: (pageIds: SQL, changes: SQL) => withPeople(sql<number>`0`, pageIds, changes),
+  };
+  // A counted total near the start is kept with the query's sizes (report-list-pages.ts), not counted per page.
+  // Deeper, without search words or the critical filter the index reads the rows in order: bookmarks by jumps.
+  const page =
+    search.offset < DEEP_OFFSET
+      ? counted
+        ? await pageFromStart(db, query, search.tokens.length > 0)
+        : null
+      : await pageFromBookmarks(db, query, search.tokens.length === 0 && !search.critical ? "jump" : "rank");
+  // Null for the plain list near the start, a page past the end, or when the clinic's reports changed under every
+  // try: one statement, OFFSET from the start.
   return page ? { rows: page.rows.map(withoutCounts), total: page.total } : fromStart();
 }
 
