@@ -52,7 +52,7 @@ export const DATE_PARTS_GRAMMAR = new Grammar([
 ]);
 
 /** Letters no digit is misread as: a run of two of them is words, not a date's misread digits. */
-const WORD_LETTERS = /[AC-FHJKMNPRT-Yac-fhkmnprt-wx]/;
+export const WORD_LETTERS = /[AC-FHJKMNPRT-Yac-fhkmnprt-wx]/;
 const wordAt = (text: string, i: number) => WORD_LETTERS.test(text[i] ?? "") && WORD_LETTERS.test(text[i + 1] ?? "");
 
 /**

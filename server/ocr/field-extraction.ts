@@ -1,5 +1,5 @@
 import { type Box, type OcrField, type OcrFieldName, ocrHeaderFieldNames } from "../../domain/contracts/ocr";
-import { parseNamedMonthDate, parseWorksheetDate } from "../../domain/dates";
+import { parseWorksheetDate } from "../../domain/dates";
 import { sexByRings } from "./choice-rings";
 import { checkClinicalWords } from "./clinical-words";
 import { joinMatrices } from "./ctc-constrained";
@@ -36,6 +36,7 @@ import { linesBelow, pairValue } from "./key-value-pairing";
 import { BROAD_ONLY_RANK, nameLexicon } from "./name-lexicon";
 import { isNameShaped } from "./name-line";
 import { mendNameWords, type NameWord, rescoreNameWord } from "./name-rescoring";
+import { namesMonth, readNamedMonthDate, wordInsideDate } from "./named-month-reading";
 import { centerV, groupLines, heightOf, type ReadRegion } from "./read-region";
 import { prefixFromLabel, rereadRecordNumber } from "./record-number-reading";
 import type { CharMatrix } from "./text-recognizer";
@@ -793,8 +794,10 @@ function dateOptions(
     free.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
     " ",
   );
-  const named = /[A-Za-z]{3}/.test(freeText.text) ? parseNamedMonthDate(freeText.text, now) : null;
-  if (named) return [{ value: named, confidence: freeText.confidence }];
+  const named = /[A-Za-z]{3}/.test(freeText.text) ? readNamedMonthDate(freeText.text, now) : null;
+  if (named) return [{ value: named.value, confidence: freeText.confidence * (named.repaired ? REPAIRED_FACTOR : 1) }];
+  // A month written by its name that could not be read is no date: its letters are not to be read as digits.
+  if (namesMonth(freeText.text) || wordInsideDate(freeText.text)) return [];
   if (monthFirst) return monthFirstOptions(spans, [spans, ...stretched], now);
   const readings = [spans, ...stretched].map((s) => readDateOptions(joinMatrices(s), now));
   const pooled = readings.length > 1 ? poolDateOptions(readings) : readings[0]!;
@@ -810,21 +813,50 @@ function dateOptions(
   return value ? [{ value, confidence: joined.confidence * factor }] : [];
 }
 
+/** A named-month date that needed repairs (separators, look-alike digits, the month's letters) is shown for checking. */
+const REPAIRED_FACTOR = 0.6;
+
 /** An age after a date ("Age 72", "(68y)", "68 yrs") and the label's own "/ Age:" before it, as read. */
 const AGE_AFTER =
-  /\s*(?:\(\s*\d{1,3}\s*(?:y|yo|yrs?|years?)?\.?\s*\)|\bage\s*:?\s*\d{1,3}\s*(?:y|yrs?|years?)?|\d{1,3}\s*(?:y|yo|yrs?|years?)\.?)\s*$/i;
+  /\s*(?:\(\s*\d{1,3}\s*(?:y|yo|yrs?|years?)?\.?\s*\)?|\bage\s*:?\s*\d{1,3}\s*(?:y|yrs?|years?)?|\d{1,3}\s*(?:y|yo|yrs?|years?)\.?)\s*$/i;
 const AGE_BEFORE = /^.{0,4}?\/\s*age\s*(?:\([^)0-9]*\))?\s*:?\s*|^[\s.|-]*age\s*:?\s*/i;
 /** A region that holds the age alone (")(70y)", "Age 72"), after the date's own region. */
 const AGE_ALONE = /^[^0-9A-Za-z]*(?:age\s*:?\s*\d{1,3}|\d{1,3}\s*(?:y|yo|yrs?|years?))\.?[^0-9A-Za-z]*$/i;
+/** A whole date with a four-digit year: numbers, or a month's name ("17 DECEMBER 2003", "Dec 17, 1963"). */
+const HOLDS_DATE =
+  /\d{1,2}\s*[./-]\s*\d{1,2}\s*[./-]\s*\d{4}|[A-Za-z]{3}\D{0,3}\d{1,2}\D{1,3}\d{4}|\d{1,2}\D{0,3}[A-Za-z]{3,}\D{0,3}\d{4}/;
 
 /**
- * The spans without an age written after the date (in its region or one of its own) or the label's "/ Age:" (and
+ * A piece of an age the photo's detector cut into regions of its own ("(56", "2Aqe" then "78"): age words, brackets
+ * and at most three digits, no date.
+ */
+function isAgePart(text: string): boolean {
+  const rest = text.replace(/a[gq]e|y(?:rs?|ears?|o)?|[\s().:,[\]]/gi, "");
+  return /^\d{0,3}$/.test(rest) && /\d|a[gq]e/i.test(text);
+}
+
+/**
+ * How many of the last spans are an age after the date: one region of the age alone, or pieces of an age after
+ * regions that hold a whole date (read to their ends: an age region overlapping the date's end cuts its span).
+ */
+function trailingAgeSpans(spans: Span[]): number {
+  const read = (s: Span, to = s.to) => ctcDecode(s.matrix, undefined, s.from, to).text;
+  let k = 0;
+  while (k < spans.length - 1 && isAgePart(read(spans[spans.length - 1 - k]!))) k++;
+  const dateRegions = spans.slice(0, spans.length - k).map((s) => read(s, s.matrix.steps));
+  if (k > 0 && HOLDS_DATE.test(dateRegions.join(" "))) return k;
+  return spans.length > 1 && AGE_ALONE.test(read(spans.at(-1)!).trim()) ? 1 : 0;
+}
+
+/**
+ * The spans without an age written after the date (in its region or ones of its own) or the label's "/ Age:" (and
  * its format remark) before it; the same array if none.
  */
 export function withoutAge(allSpans: Span[]): Span[] {
   const decoded = (s: Span) => ctcDecode(s.matrix, undefined, s.from, s.to);
-  const ageAlone = allSpans.length > 1 && AGE_ALONE.test(decoded(allSpans.at(-1)!).text.trim());
-  const spans = ageAlone ? allSpans.slice(0, -1) : allSpans;
+  const ageSpans = trailingAgeSpans(allSpans);
+  const kept = allSpans.slice(0, allSpans.length - ageSpans);
+  const spans = ageSpans ? [...kept.slice(0, -1), throughCutDigits(kept.at(-1)!)] : allSpans;
   const out = [...spans];
   const first = decoded(out[0]!);
   const before = AGE_BEFORE.exec(first.text);
@@ -835,10 +867,24 @@ export function withoutAge(allSpans: Span[]): Span[] {
   const last = decoded(out[lastIndex]!);
   const after = AGE_AFTER.exec(last.text);
   // The date must keep its digits: "12/03/1961" alone is no "age" of 61.
-  if (after && /\d.*[./\s-].*\d/.test(last.text.slice(0, after.index))) {
+  if (after && /\d.*(?:[./\s-]|[A-Za-z]{3}).*\d/.test(last.text.slice(0, after.index))) {
     out[lastIndex] = { ...out[lastIndex]!, to: last.chars[after.index]!.step };
   }
-  return ageAlone || before || (after && out[lastIndex] !== spans[lastIndex]) ? out : allSpans;
+  return ageSpans || before || (after && out[lastIndex] !== spans[lastIndex]) ? out : allSpans;
+}
+
+/**
+ * A date's span cut where an overlapping age region starts (spansOf) may have lost its year's last digit
+ * ("05/10/195" of "05/10/1950" under ")(70y)"): with the age dropped, the span runs on over the digits that follow
+ * the cut, up to the first other character (the space or bracket before the age).
+ */
+function throughCutDigits(span: Span): Span {
+  const whole = ctcDecode(span.matrix, undefined, span.from, span.matrix.steps).chars;
+  const first = whole.findIndex((c) => c.step >= span.to);
+  let k = first;
+  while (k >= 0 && k < whole.length && /\d/.test(whole[k]!.char)) k++;
+  if (k === first) return span;
+  return { ...span, to: k < whole.length ? whole[k]!.step : span.matrix.steps };
 }
 
 /** Month first ("MM/DD/YYYY" on the form, a US address): the typed digits read plainly, then as month-day-year. */

@@ -382,14 +382,15 @@ function leaderFollows(chars: { char: string }[], endIndex: number): boolean {
 
 /**
  * What follows a label in its own region is the label's when it is a second short label after a slash ("Patient
- * name / ID", "Name/UR"), the value standing apart on the line.
+ * name / ID", "Name/UR"), perhaps with a format remark in brackets ("D.O.B. / Age (DD/MM/YYYY)" over its value in
+ * a box), the value standing apart on the line or below.
  */
 function slashTail(chars: { char: string }[]): boolean {
   const rest = chars
     .map((c) => c.char)
     .join("")
     .replace(/[.\-_=~·…\s]+$/, "");
-  return /^\s*\/\s*[A-Za-z]{1,4}(?:\s*\/\s*[A-Za-z]{1,4})?\s*:?$/.test(rest);
+  return /^\s*\/\s*[A-Za-z]{1,4}(?:\s*\/\s*[A-Za-z]{1,4})?\s*(?:\([^)0-9]*\))?\s*:?$/.test(rest);
 }
 
 /** A person's name as a referrer or sonographer writes it: a title, initials, a surname ("Dr N. Gupta", "J. Morton"). */

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { extractSheetFields } from "./field-extraction";
+import { syntheticRegion as at } from "./synthetic-region";
+
+const now = new Date("2026-12-31T12:00:00Z");
+
+/** Other clinics' header forms (form-family --clinic-forms), cases found on their sheets (issue 23, clinicforms). */
+describe("dates of birth with an age beside them on other clinics' forms", () => {
+  it("keeps the year's last digit when an age region overlaps the date's end ('05/10/1950' under ')(70y)')", () => {
+    // The age's region starts over the date's last "0": the date's span is cut there, and must run on over it.
+    const regions = [at("D.O.B. / Age (MM/DD/YYYY): 05/10/1950", { u: 100, v: 300 }), at(")(70y)", { u: 530, v: 300 })];
+    expect(extractSheetFields(regions, now).patientDob.value).toBe("1950-05-10");
+  });
+
+  it("reads 'D.O.B. / Age (DD/MM/YYYY)' in a box's corner as the label of the date under it", () => {
+    const regions = [
+      at("D.O.B. / Age (DD/MM/YYYY)", { u: 120, v: 451, h: 31 }),
+      at("04/08/2005 Age 19", { u: 126, v: 490, h: 36 }),
+    ];
+    expect(extractSheetFields(regions, now).patientDob.value).toBe("2005-08-04");
+  });
+});
+
+/** Regions one after another on a line, from `u`, a word's gap apart. */
+const line = (texts: string[], v: number, u = 100) =>
+  texts.map((text) => {
+    const region = at(text, { u, v });
+    u += text.length * 12 + 20;
+    return region;
+  });
+
+describe("handwritten dates with the month's name on photos of other clinics' forms", () => {
+  it("reads a named month misspelt by the recogniser", () => {
+    expect(extractSheetFields(line(["Born:", "12 Febray 1946"], 300), now).patientDob.value).toBe("1946-02-12");
+  });
+
+  it("reads no date rather than a month's letters taken for digits", () => {
+    // Before: "19 Novembxr 19" read 2019-06-19, "3 Jnuay 1950" read 1950-04-03.
+    expect(extractSheetFields(line(["Born:", "19 Novembxr 19"], 300), now).patientDob.value).toBeNull();
+    expect(extractSheetFields(line(["Born:", "3 Jnuay 1950"], 300), now).patientDob.value).toBeNull();
+  });
+
+  it("drops an age the photo's detector cut into regions of their own after the date ('Age' '78', '(56')", () => {
+    const pieces = line(["DOB/Age (MM/DD/YYYY):", "04/17/1942", "Age", "78"], 300);
+    expect(extractSheetFields(pieces, now).patientDob.value).toBe("1942-04-17");
+    expect(extractSheetFields(line(["Date of birth / Age:", "Dec 17, 1963", "(56"], 300), now).patientDob.value).toBe(
+      "1963-12-17",
+    );
+    // In the date's own region, its bracket left open or after a month's name and no separator.
+    expect(extractSheetFields(line(["DOB/Age:", "Dec 17, 1963 (56"], 300), now).patientDob.value).toBe("1963-12-17");
+    expect(extractSheetFields(line(["DOB/Age:", "17DECEMBER2003(17 YRS)"], 300), now).patientDob.value).toBe(
+      "2003-12-17",
+    );
+  });
+});
