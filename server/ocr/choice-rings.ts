@@ -53,24 +53,42 @@ export function markChoiceRings(raster: Raster, frame: PageFrame, regions: ReadR
 type Sex = "male" | "female" | "other";
 const LETTER_SEX: Record<string, Sex> = { m: "male", f: "female" };
 
+/** A piece of a value: a region, from a recogniser step on (the label's own region holds the value's start). */
+export type ValuePiece = { region: ReadRegion; from: number };
+
+/** The letters a piece read from its step on, each where it lies along the line. */
+function lettersOf({ region: r, from }: ValuePiece) {
+  const at = (step: number) => r.u0 + ((step + 0.5) / r.matrix.steps) * (r.u1 - r.u0);
+  return r.read.chars
+    .filter((c) => c.step >= from && /[A-Za-z]/.test(c.char))
+    .map((c) => ({ char: c.char, u: at(c.step) }));
+}
+
 /**
  * Sex from the rings on its value's line, when its pieces are printed choices or a lone letter: the one ringed
  * letter wins ("M / E" with the ring on the E: the pair's second choice, female); a ring round no read letter (its
- * letter hidden by the pen) or two rings: no answer. Undefined: the rings were not looked for or the value is a
- * word ("Female"), and the text decides as before. No ring seen: the text's answer stands.
+ * letter hidden by the pen) or two rings: no answer. The first choice may be read in the label's own region
+ * ("Gender:M" then the ringed "F"): its letters count from the value's step, and its rings, not looked for on so long
+ * a region, come from the short pieces. Undefined: the rings were not looked for or the value is a word ("Female"),
+ * and the text decides as before. No ring seen: the text's answer stands.
  */
-export function sexByRings(pieces: ReadRegion[], fromText: Sex | null): Sex | null | undefined {
-  if (pieces.length === 0 || pieces.some((r) => !isShort(r) || r.choiceRings === undefined)) return undefined;
-  const letters = pieces.flatMap((r) => {
-    const at = (step: number) => r.u0 + ((step + 0.5) / r.matrix.steps) * (r.u1 - r.u0);
-    return r.read.chars.filter((c) => /[A-Za-z]/.test(c.char)).map((c) => ({ char: c.char, u: at(c.step) }));
-  });
+export function sexByRings(pieces: ValuePiece[], fromText: Sex | null): Sex | null | undefined {
+  const valueText = (p: ValuePiece) =>
+    p.region.read.chars
+      .filter((c) => c.step >= p.from)
+      .map((c) => c.char)
+      .join("")
+      .replace(/\s+/g, "");
+  if (pieces.length === 0 || pieces.some((p) => valueText(p).length > SHORT)) return undefined;
+  const looked = pieces.filter((p) => p.from === 0 && p.region.choiceRings !== undefined).map((p) => p.region);
+  if (looked.length === 0 || pieces.some((p) => p.from === 0 && p.region.choiceRings === undefined)) return undefined;
+  const letters = pieces.flatMap(lettersOf);
   if (letters.length === 0 || letters.length > 2) return undefined;
-  const h = Math.max(...pieces.map((r) => r.v1 - r.v0));
+  const h = Math.max(...looked.map((r) => r.v1 - r.v0));
   // The same ring seen from several pieces: one, by its middle. A piece much smaller than the letters (a letter
   // the pen made small, "E") looks with windows too small for the ring and sees its arcs as rings of their own.
   const rings: ChoiceRing[] = [];
-  for (const ring of pieces.filter((r) => r.v1 - r.v0 >= 0.75 * h).flatMap((r) => r.choiceRings!)) {
+  for (const ring of looked.filter((r) => r.v1 - r.v0 >= 0.75 * h).flatMap((r) => r.choiceRings!)) {
     const mid = (ring.u0 + ring.u1) / 2;
     if (!rings.some((o) => Math.abs((o.u0 + o.u1) / 2 - mid) < 0.6 * h)) rings.push(ring);
   }

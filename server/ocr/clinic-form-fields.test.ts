@@ -53,3 +53,43 @@ describe("handwritten dates with the month's name on photos of other clinics' fo
     );
   });
 });
+
+describe("sex circled among printed choices on photos of other clinics' forms", () => {
+  it("reads the choices 'M' '/F' as the value, not as an 'M/F' label ending the field", () => {
+    const m = at("M", { u: 706, v: 340, w: 39, h: 23 });
+    const f = at("/F", { u: 742, v: 337, w: 46, h: 27 });
+    m.choiceRings = [{ u0: 706, u1: 744 }];
+    f.choiceRings = [{ u0: 705, u1: 742 }];
+    const regions = [at("Sex", { u: 659, v: 337, w: 59 }), m, f, at("Performed by JM", { u: 658, v: 380 })];
+    expect(extractSheetFields(regions, now).sex.value).toBe("male");
+  });
+
+  it("takes the ringed choice when the other was read in the label's own region ('Gender:M' then a ringed 'F')", () => {
+    const f = at("F", { u: 1057, v: 632, w: 33 });
+    f.choiceRings = [{ u0: 1047, u1: 1096 }];
+    const regions = [at("Gender:M", { u: 845, v: 630, w: 154, h: 38 }), f];
+    expect(extractSheetFields(regions, now).sex.value).toBe("female");
+    // The ring round the label region's "M" ("GENDER:M/" then "/F"), seen from the "/F".
+    const slashF = at("/F", { u: 306, v: 1568, w: 41 });
+    slashF.choiceRings = [{ u0: 258, u1: 306 }];
+    const label = at("GENDER:M/", { u: 143, v: 1565, w: 181, h: 40 });
+    expect(extractSheetFields([label, slashF], now).sex.value).toBe("male");
+  });
+
+  it("gives no answer for one choice and its slash, the other unread ('Gender:M/')", () => {
+    expect(extractSheetFields([at("Gender:M/", { u: 661, v: 568 })], now).sex.value).toBeNull();
+    expect(extractSheetFields(line(["Sex:", "/F"], 300), now).sex.value).toBeNull();
+    // A bracket the circle left at the read choice still answers.
+    expect(extractSheetFields(line(["Sex:", "(M/"], 300), now).sex.value).toBe("male");
+  });
+});
+
+describe("split names on photos of other clinics' forms", () => {
+  it("reads a surname in capitals written against its label ('Family nameHENDERSON')", () => {
+    const regions = [
+      at("Family nameHENDERSON", { u: 150, v: 486, h: 56 }, 0.99),
+      at("Given name: Richard", { u: 822, v: 484, h: 63 }, 0.99),
+    ];
+    expect(extractSheetFields(regions, now).patientName.value).toBe("HENDERSON, Richard");
+  });
+});

@@ -148,10 +148,7 @@ export function withOptionList(pieces: Piece[], regions: ReadRegion[]): Piece[] 
  * letter the text detector happened to read: a ring round an unread letter leaves no answer, never the other one.
  */
 function decideSexByRings(read: OcrField, pieces: Piece[]): void {
-  const byRing = sexByRings(
-    pieces.map((p) => p.region),
-    read.value as "male" | "female" | "other" | null,
-  );
+  const byRing = sexByRings(pieces, read.value as "male" | "female" | "other" | null);
   if (byRing === undefined || byRing === read.value) return;
   read.value = byRing;
   // A letter the text did not give is as sure as the ring; no answer has no confidence.

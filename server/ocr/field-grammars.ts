@@ -84,12 +84,19 @@ export function parseSex(text: string): "male" | "female" | "other" | null {
 /** The printed choices "M / F", each letter perhaps with a bracket the pen's circle left ("(M", "F)"). */
 const OPTION_LIST = /^[^A-Za-z0-9]*?(\(?)\s*([A-Za-z])\s*(\)?)\s*[/|]\s*(\(?)\s*([A-Za-z])\s*(\)?)[^A-Za-z0-9]*$/;
 
+/** A choice and the slash of the list with no other letter and no bracket a circle left: "M /", "/ F". */
+const HALF_OPTION_LIST =
+  /^[^A-Za-z0-9/|()]*(?:[A-Za-z][^A-Za-z0-9/|()]*[/|]|[/|][^A-Za-z0-9/|()]*[A-Za-z])[^A-Za-z0-9/|()]*$/;
+
 /**
  * Sex printed as its choices with one circled ("M / F"): the circle reads, if at all, as a bracket at its letter.
  * The one letter with a bracket is the answer; none or both (the circle unread, or both read alike) is no answer,
  * never the first letter that happens to be a sex ("M / E", where a circle made the F an E). Undefined: no list.
  */
 function optionList(text: string): "male" | "female" | "other" | null | undefined {
+  // One choice and the slash only ("M/", "/F"): the other choice was not read, most likely the one the pen's
+  // circle hid. No answer, never the choice that was read.
+  if (HALF_OPTION_LIST.test(text.trim())) return null;
   const m = OPTION_LIST.exec(text.trim());
   if (!m) return undefined;
   const first = !!(m[1] || m[3]);

@@ -151,7 +151,8 @@ const LEXICON: Record<LabelField | "other", string[]> = {
     "operator",
     "vascularscientist",
   ],
-  sex: ["gender", "sex", "mf"],
+  // "M/F:" asks for the sex only with its colon: the printed choices "M / F" are its value.
+  sex: ["gender", "sex", "mf:"],
   comments: [
     "sonographersimpression",
     "sonographerimpression",
@@ -309,7 +310,12 @@ function matchChars(
       if (endIndex < 0) continue;
       // A label is a whole word ("Ref" is no label in "Reflux at SFJ") and ends at its colon ("Referring: Dr").
       // A referrer's title run against the label is the value's ("REF.DRDr. D Ferreira").
-      if (/[A-Za-z]/.test(chars[endIndex + 1]?.char ?? "") && !titleFollows(field, chars, endIndex)) continue;
+      if (
+        /[A-Za-z]/.test(chars[endIndex + 1]?.char ?? "") &&
+        !titleFollows(field, chars, endIndex) &&
+        !capitalsRunIn(label, chars, endIndex)
+      )
+        continue;
       if (chars.slice(0, endIndex).some((c) => c.char === ":")) continue;
       // A label's words stop at a remark in brackets: "Patient (Surname, Given)" is the name's label with its
       // remark, not "Patient surname".
@@ -457,6 +463,18 @@ function titleIsValues(
   const gapBefore = chars[d]!.step - chars[before]!.step;
   const gapAfter = chars[after]!.step - chars[r]!.step;
   return otherCase || gapBefore >= 1.5 * gapAfter;
+}
+
+/**
+ * A long label printed in small letters with a value in capitals written against it, no colon or space between
+ * ("Family nameHENDERSON"): the case changes where the label ends.
+ */
+function capitalsRunIn(label: string, chars: { char: string }[], endIndex: number): boolean {
+  const run = chars
+    .slice(endIndex, endIndex + 3)
+    .map((c) => c.char)
+    .join("");
+  return label.length >= 5 && /^[a-z][A-Z]{2}$/.test(run);
 }
 
 /** A doctor's title starts the value right after a referrer's label, with no space between ("Ref DrDr. Y Hughes"). */
