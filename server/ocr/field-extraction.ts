@@ -36,7 +36,7 @@ import { linesBelow, pairValue } from "./key-value-pairing";
 import { BROAD_ONLY_RANK, nameLexicon } from "./name-lexicon";
 import { isNameShaped } from "./name-line";
 import { mendNameWords, type NameWord, rescoreNameWord } from "./name-rescoring";
-import { namesMonth, readNamedMonthDate, wordInsideDate } from "./named-month-reading";
+import { namedMonthShape, namesMonth, readNamedMonthDate, wordInsideDate } from "./named-month-reading";
 import { centerV, groupLines, heightOf, type ReadRegion } from "./read-region";
 import { prefixFromLabel, rereadRecordNumber } from "./record-number-reading";
 import type { CharMatrix } from "./text-recognizer";
@@ -791,10 +791,10 @@ function dateOptions(
     free.map((d, i) => ({ decoded: d, matrix: spans[i]!.matrix })),
     " ",
   );
-  const named = /[A-Za-z]{3}/.test(freeText.text) ? readNamedMonthDate(freeText.text, now) : null;
+  const named = /[A-Za-z]/.test(freeText.text) ? readNamedMonthDate(freeText.text, now) : null;
   if (named) return [{ value: named.value, confidence: freeText.confidence * (named.repaired ? REPAIRED_FACTOR : 1) }];
   // A month written by its name that could not be read is no date: its letters are not to be read as digits.
-  if (namesMonth(freeText.text) || wordInsideDate(freeText.text)) return [];
+  if (namesMonth(freeText.text) || wordInsideDate(freeText.text) || namedMonthShape(freeText.text)) return [];
   if (monthFirst) return monthFirstOptions(spans, [spans, ...stretched], now);
   const readings = [spans, ...stretched].map((s) => readDateOptions(joinMatrices(s), now));
   const pooled = readings.length > 1 ? poolDateOptions(readings) : readings[0]!;

@@ -26,20 +26,20 @@ const MONTHS = [
 /** How many letters a month's name may have wrong: one in a short word, two in a long one. */
 const allowedEdits = (word: string) => (word.length >= 6 ? 2 : 1);
 
-/** Shorter words must name a month exactly: one letter off, "Sex" would be "Sep". */
+/** Shorter words must name a month exactly, unless they stand between a day and a year: "Sex" is no "Sep". */
 const FUZZY_FROM = 4;
 
 /**
- * The month (1-12) a written word names, exactly (its first three letters or more) or, from four letters on, with a
- * few letters wrong against its abbreviation or full name; null when no month is that near, or two are equally near.
- * `exact` says whether it needed no repair.
+ * The month (1-12) a written word names, exactly (its first three letters or more) or, from four letters on (three
+ * with `short`, for a word between a day and a year), with a few letters wrong against its abbreviation or full
+ * name; null when no month is that near, or two are equally near. `exact` says whether it needed no repair.
  */
-export function monthOfWord(word: string): { month: number; exact: boolean } | null {
+export function monthOfWord(word: string, short = false): { month: number; exact: boolean } | null {
   const w = word.toLowerCase();
   if (w.length < 3 || w.length > 10) return null;
   const exact = MONTHS.findIndex((name) => name.startsWith(w) || (w === "sept" && name === "september"));
   if (exact >= 0) return { month: exact + 1, exact: true };
-  if (w.length < FUZZY_FROM) return null;
+  if (w.length < (short ? 3 : FUZZY_FROM)) return null;
   const limit = allowedEdits(w);
   const distances = MONTHS.map((name) =>
     Math.min(editDistance(w, name, limit + 1), editDistance(w, name.slice(0, w.length), limit + 1)),
@@ -48,6 +48,38 @@ export function monthOfWord(word: string): { month: number; exact: boolean } | n
   if (best > limit || distances.filter((d) => d === best).length > 1) return null;
   return { month: distances.indexOf(best) + 1, exact: false };
 }
+
+/**
+ * The month a token of letters and misread digits names ("MA9", "0CT", "10V", "AuG1"): the digits stand for any
+ * letter, the letters must match the month's abbreviation or the start of its name; one month only. Two letters no
+ * digit is misread as must be there, so a numeric month ("1O") is never taken for one.
+ */
+function monthOfMixedToken(token: string): number | null {
+  const t = token.toLowerCase();
+  if (t.length < 3 || t.length > 9 || !/\d/.test(t) || !WORD_LETTERS.test(token)) return null;
+  const fits = (alike: (digit: string, letter: string) => boolean) =>
+    MONTHS.map((name, k) => ({ name: t.length === 3 ? name.slice(0, 3) : name, k })).filter(
+      ({ name }) =>
+        name.length >= t.length && [...t].every((c, i) => (/\d/.test(c) ? alike(c, name[i]!) : c === name[i])),
+    );
+  // Any letter for a digit; if two months fit ("MA9": March, May), the letters that digit looks like decide.
+  const any = fits(() => true);
+  const matches = any.length > 1 ? fits((digit, letter) => LETTERS_LIKE[digit]?.includes(letter) ?? false) : any;
+  return matches.length === 1 ? matches[0]!.k + 1 : null;
+}
+
+/** The letters a handwritten digit is read for. */
+const LETTERS_LIKE: Record<string, string> = {
+  "0": "odq",
+  "1": "ijlt",
+  "2": "z",
+  "4": "a",
+  "5": "s",
+  "6": "bg",
+  "7": "t",
+  "8": "b",
+  "9": "gqy",
+};
 
 /** An O or l read where a digit was written, beside digits and not inside a word ("3O" -> "30", "l9" -> "19"). */
 const digitLookalikes = (text: string) =>
@@ -64,8 +96,8 @@ export function namesMonth(text: string): boolean {
   return (text.match(/[A-Za-z]{3,10}/g) ?? []).some((w) => monthOfWord(w) !== null);
 }
 
-/** Three letters in a row that no digit is misread as: a word. */
-const WORD = new RegExp(`${WORD_LETTERS.source}{3}`);
+/** Two letters in a row that no digit is misread as: a word (date-reading.ts reads them so too). */
+const TWO_WORD_LETTERS = new RegExp(`${WORD_LETTERS.source}{2}`);
 
 /**
  * Whether a date's reading (after its label's colon) has a word between its numbers ("3 Jnuay 1950"): a month
@@ -76,7 +108,14 @@ export function wordInsideDate(text: string): boolean {
   const value = text.slice(text.lastIndexOf(":") + 1);
   const first = value.search(/\d/);
   const last = value.search(/\d\D*$/);
-  return first >= 0 && WORD.test(value.slice(first, last));
+  return first >= 0 && TWO_WORD_LETTERS.test(value.slice(first, last));
+}
+
+/** A month's name before a day and a four-digit year, however garbled ("Ma13,2026"): no numeric date. */
+export function namedMonthShape(text: string): boolean {
+  return /^[^A-Za-z0-9]*[A-Za-z]{2,}[.\s]*\d{1,2}[^A-Za-z0-9]+\d{4}[^A-Za-z0-9]*$/.test(
+    text.slice(text.lastIndexOf(":") + 1),
+  );
 }
 
 /**
@@ -96,10 +135,35 @@ export function readNamedMonthDate(text: string, now: Date): { value: string; re
     : monthFirst
       ? { day: monthFirst[2]!, word: monthFirst[1]!, year: monthFirst[3]! }
       : null;
-  if (!parts) return null;
-  const month = monthOfWord(parts.word);
-  if (!month) return null;
-  // Checked as a calendar date by domain/dates.ts, with the month's name spelt right.
-  const value = parseNamedMonthDate(`${parts.day} ${MONTHS[month.month - 1]} ${parts.year}`, now);
+  const month = parts ? monthOfWord(parts.word, true)?.month : undefined;
+  if (parts && month) return asDate(parts.day, month, parts.year, now);
+  return mixedTokenDate(trimmed, now);
+}
+
+/** Day, month and year, checked as a calendar date by domain/dates.ts with the month's name spelt right. */
+function asDate(day: string, month: number, year: string, now: Date): { value: string; repaired: boolean } | null {
+  const value = parseNamedMonthDate(`${day} ${MONTHS[month - 1]} ${year}`, now);
   return value ? { value, repaired: true } : null;
+}
+
+/** "04-MA9-1984", "19-0CT-2021", "09-10V-1986": three parts, the month's a token of letters and misread digits. */
+function mixedTokenDate(text: string, now: Date): { value: string; repaired: boolean } | null {
+  const parts = text.split(/[\s./,-]+/).filter(Boolean);
+  // A year read in two pieces ("19-0CT-20 21").
+  if (parts.length === 4 && /^\d{4}$/.test(parts[2]! + parts[3]!)) parts.splice(2, 2, parts[2]! + parts[3]!);
+  if (parts.length !== 3) return null;
+  const number = (t: string, digits: RegExp) => {
+    const n = digitLookalikes(`0${t}`).slice(1);
+    return digits.test(n) ? n : null;
+  };
+  for (const [d, m] of [
+    [0, 1],
+    [1, 0],
+  ] as const) {
+    const day = number(parts[d]!, /^\d{1,2}$/);
+    const year = number(parts[2]!, /^\d{4}$/);
+    const month = monthOfMixedToken(parts[m]!);
+    if (day && year && month) return asDate(day, month, year, now);
+  }
+  return null;
 }
