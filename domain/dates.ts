@@ -35,7 +35,7 @@ export function parseWorksheetDate(text: string, now: Date = new Date()): string
   return isoDate(year, Number(dmy[3]), Number(dmy[1]));
 }
 
-const MONTH_NAMES = [
+export const MONTH_NAMES = [
   "january",
   "february",
   "march",

@@ -4,24 +4,9 @@
  * name with a letter or two wrong ("12 Febray 1946"). domain/dates.ts parses the written forms exactly; this reads
  * what is left of them. Pure: text in, ISO date out.
  */
-import { parseNamedMonthDate } from "../../domain/dates";
+import { MONTH_NAMES, parseNamedMonthDate } from "../../domain/dates";
 import { WORD_LETTERS } from "./date-reading";
 import { editDistance } from "./name-lexicon";
-
-const MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
 
 /** How many letters a month's name may have wrong: one in a short word, two in a long one. */
 const allowedEdits = (word: string) => (word.length >= 6 ? 2 : 1);
@@ -37,11 +22,11 @@ const FUZZY_FROM = 4;
 export function monthOfWord(word: string, short = false): { month: number; exact: boolean } | null {
   const w = word.toLowerCase();
   if (w.length < 3 || w.length > 10) return null;
-  const exact = MONTHS.findIndex((name) => name.startsWith(w) || (w === "sept" && name === "september"));
+  const exact = MONTH_NAMES.findIndex((name) => name.startsWith(w) || (w === "sept" && name === "september"));
   if (exact >= 0) return { month: exact + 1, exact: true };
   if (w.length < (short ? 3 : FUZZY_FROM)) return null;
   const limit = allowedEdits(w);
-  const distances = MONTHS.map((name) =>
+  const distances = MONTH_NAMES.map((name) =>
     Math.min(editDistance(w, name, limit + 1), editDistance(w, name.slice(0, w.length), limit + 1)),
   );
   const best = Math.min(...distances);
@@ -58,7 +43,7 @@ function monthOfMixedToken(token: string): number | null {
   const t = token.toLowerCase();
   if (t.length < 3 || t.length > 9 || !/\d/.test(t) || !WORD_LETTERS.test(token)) return null;
   const fits = (alike: (digit: string, letter: string) => boolean) =>
-    MONTHS.map((name, k) => ({ name: t.length === 3 ? name.slice(0, 3) : name, k })).filter(
+    MONTH_NAMES.map((name, k) => ({ name: t.length === 3 ? name.slice(0, 3) : name, k })).filter(
       ({ name }) =>
         name.length >= t.length && [...t].every((c, i) => (/\d/.test(c) ? alike(c, name[i]!) : c === name[i])),
     );
@@ -142,7 +127,7 @@ export function readNamedMonthDate(text: string, now: Date): { value: string; re
 
 /** Day, month and year, checked as a calendar date by domain/dates.ts with the month's name spelt right. */
 function asDate(day: string, month: number, year: string, now: Date): { value: string; repaired: boolean } | null {
-  const value = parseNamedMonthDate(`${day} ${MONTHS[month - 1]} ${year}`, now);
+  const value = parseNamedMonthDate(`${day} ${MONTH_NAMES[month - 1]} ${year}`, now);
   return value ? { value, repaired: true } : null;
 }
 
