@@ -114,4 +114,30 @@ describe("readNumberCell", () => {
     expect(readNumberCell([region], psv)).toMatchObject({ value: 94, byStrokes: 94, doubt: null });
     expect(readNumberCell([region], psv)!.confidence).toBeGreaterThanOrEqual(0.8);
   });
+
+  it("takes the strokes' value where they show a leading 1 the recogniser lost, doubtful and naming both", () => {
+    const usualPsv = { ...psv, usual: { min: 20, max: 400, noun: "peak systolic velocity", unit: "cm/s" } };
+    const region = syntheticRegion("14", { u: 0, v: 0 }, 0.95);
+    region.strokes = syntheticRegion("114", { u: 0, v: 0 }, 0.95).matrix;
+    expect(readNumberCell([region], usualPsv)).toMatchObject({
+      value: 114,
+      text: "114",
+      leadingOne: true,
+      doubt: "the recogniser read 14, the digits' strokes 114 (a leading 1): check the sheet",
+    });
+    // Another first digit is not a lost 1 (a stray mark, a digit split in two): the recogniser's value stays.
+    region.strokes = syntheticRegion("214", { u: 0, v: 0 }, 0.95).matrix;
+    expect(readNumberCell([region], usualPsv)).toMatchObject({ value: 14 });
+    expect(readNumberCell([region], usualPsv)!.leadingOne).toBeUndefined();
+    // Nor where the value with the 1 is unusual for the column.
+    region.strokes = syntheticRegion("114", { u: 0, v: 0 }, 0.95).matrix;
+    expect(readNumberCell([region], { ...usualPsv, usual: { ...usualPsv.usual, max: 100 } })?.value).toBe(14);
+  });
+
+  it("restores a leading 1 before a decimal value too", () => {
+    const usualDiameter = { ...diameter, usual: { min: 1, max: 30, noun: "vein diameter", unit: "mm" } };
+    const region = syntheticRegion("1.7", { u: 0, v: 0 }, 0.95);
+    region.strokes = syntheticRegion("11.7", { u: 0, v: 0 }, 0.95).matrix;
+    expect(readNumberCell([region], usualDiameter)).toMatchObject({ value: 11.7, text: "11.7", leadingOne: true });
+  });
 });

@@ -10,7 +10,7 @@ const COLUMN = (ch: string) => ASCII_CHARS.indexOf(ch) + 1;
 const POINT = COLUMN(".");
 const ZERO = COLUMN("0");
 /** How sure a segmented blot is a decimal point; the rest of its step is left to the blank (a speck of dirt). */
-const POINT_PROBABILITY = 0.85;
+export const POINT_PROBABILITY = 0.85;
 /**
  * Between two digits with no point found, a point joined to a digit's foot ("11.4" with the point touching the
  * second 1) is still possible at this probability: the strokes' reading then does not veto the point the

@@ -122,6 +122,30 @@ describe("extractMeasurements", () => {
     expect(found.find((m) => m.site === "CCA_DIST" && m.parameter === "EDV")!.confidence).toBeGreaterThan(0.9);
   });
 
+  it("restores a PSV's leading 1 that only the strokes show, which clears its EDV too (issue 24)", () => {
+    const regions = table(
+      ["Rt PSV cm/s", "Rt EDV cm/s"],
+      [
+        ["ICA Prox", "14", "32"],
+        ["CCA Mid", "98", "21"],
+      ],
+    );
+    for (const r of regions) if (/^\d+$/.test(r.read.text)) r.strokes = r.matrix;
+    // The recogniser lost the thin 1 of "114"; the digit classifier's segmentation of the strokes has it.
+    regions.find((r) => r.read.text === "14")!.strokes = at("114", { u: 0, v: 0 }).matrix;
+    const found = extractMeasurements(regions);
+    const psv = found.find((m) => m.site === "ICA_PROX" && m.parameter === "PSV");
+    const edv = found.find((m) => m.site === "ICA_PROX" && m.parameter === "EDV");
+    expect(psv).toMatchObject({ value: 114, text: "114" });
+    // Doubtful (checked against its crop), never sure: the recogniser did not read the 1.
+    expect(psv!.confidence).toBeGreaterThanOrEqual(0.4);
+    expect(psv!.confidence).toBeLessThan(0.8);
+    expect(psv!.doubt).toContain("the recogniser read 14");
+    // 32 is no longer above its PSV: nothing speaks against it.
+    expect(edv).toMatchObject({ value: 32, doubt: null });
+    expect(edv!.confidence).toBeGreaterThan(0.8);
+  });
+
   it("returns nothing without a recognisable table", () => {
     expect(
       extractMeasurements([at("Impression / Comments:", { u: 100, v: 900 }), at("R ICA PSV 347", { u: 100, v: 950 })]),

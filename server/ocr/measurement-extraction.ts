@@ -1,6 +1,7 @@
 import type { OcrMeasurement } from "../../domain/contracts/ocr";
 import { type CellSignals, cellConfidence } from "./cell-confidence";
 import { readNumberCell } from "./cell-reading";
+import { emissionConfidence } from "./cell-rescue";
 import { centerU, centerV, groupLines, heightOf, type ReadRegion } from "./read-region";
 import { type ColumnKind, columnFromHeader, PLAUSIBLE, siteFromLabel } from "./worksheet-vocabulary";
 
@@ -147,6 +148,7 @@ export function readMeasurementCells(
     width: number;
     units: number;
     strokesAgree: boolean;
+    leadingOne: boolean;
   })[] = [];
   for (const { row, column, parts } of cells.values()) {
     const range = PLAUSIBLE[column.parameter];
@@ -193,6 +195,7 @@ export function readMeasurementCells(
       parts,
       signals: reading.signals,
       strokesAgree: reading.byStrokes === reading.value,
+      leadingOne: reading.leadingOne ?? false,
       ...cellWidth(parts, text),
     });
   }
@@ -207,7 +210,8 @@ export function readMeasurementCells(
       psv.doubt ??= "peak systolic velocity below the end-diastolic one: check both";
     }
   }
-  // The width check and the pair of velocities add their signals: the confidence is judged again on them all.
-  for (const c of out) c.confidence = cellConfidence(c.signals);
-  return out.map(({ width: _, units: __, strokesAgree: ___, ...m }) => m);
+  // The width check and the pair of velocities add their signals: the confidence is judged again on them all, and
+  // values both readers support are kept (cell-rescue.ts).
+  for (const c of out) c.confidence = emissionConfidence(cellConfidence(c.signals), c, MIN_MEASUREMENT_CONFIDENCE);
+  return out.map(({ width: _, units: __, strokesAgree: ___, leadingOne: ____, ...m }) => m);
 }
