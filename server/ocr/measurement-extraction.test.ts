@@ -146,6 +146,25 @@ describe("extractMeasurements", () => {
     expect(edv!.confidence).toBeGreaterThan(0.8);
   });
 
+  it("does not doubt a PSV for an EDV above it only by a 1 the strokes put before it", () => {
+    const regions = table(
+      ["Lt PSV cm/s", "Lt EDV cm/s"],
+      [
+        ["Bulb", "58", "11"],
+        ["CCA Mid", "98", "21"],
+      ],
+    );
+    for (const r of regions) if (/^\d+$/.test(r.read.text)) r.strokes = r.matrix;
+    // The strokes' segmentation split the EDV's "11" into three glyphs.
+    regions.find((r) => r.read.text === "11")!.strokes = at("111", { u: 0, v: 0 }).matrix;
+    const found = extractMeasurements(regions);
+    const psv = found.find((m) => m.site === "BULB" && m.parameter === "PSV");
+    expect(psv).toMatchObject({ value: 58, doubt: null });
+    expect(psv!.confidence).toBeGreaterThan(0.8);
+    // The EDV stays unemitted or doubtful.
+    expect(found.find((m) => m.site === "BULB" && m.parameter === "EDV")?.confidence ?? 0).toBeLessThan(0.8);
+  });
+
   it("returns nothing without a recognisable table", () => {
     expect(
       extractMeasurements([at("Impression / Comments:", { u: 100, v: 900 }), at("R ICA PSV 347", { u: 100, v: 950 })]),

@@ -205,8 +205,11 @@ export function readMeasurementCells(
     const psv = out.find((m) => m.parameter === "PSV" && m.site === edv.site && m.side === edv.side);
     if (psv && edv.value > psv.value) {
       edv.signals.conflict = true;
-      psv.signals.conflict = true;
       edv.doubt ??= "end-diastolic velocity above the peak systolic one: check both";
+      // A 1 the strokes put before the EDV is then the likelier misreading ("11" whose strokes read "111"): the PSV
+      // is not doubted for it (committed corpus, ws-noisy-031).
+      if (edv.leadingOne) continue;
+      psv.signals.conflict = true;
       psv.doubt ??= "peak systolic velocity below the end-diastolic one: check both";
     }
   }
