@@ -11,6 +11,7 @@ import type { Report, ReportList } from "../../../domain/contracts/reports";
 import { criticalRuleIds } from "../../../domain/report-engine/critical-results";
 import { auditEvents } from "../../db/schema";
 import { addPhysicianUser, reauth } from "../../test-support/signing";
+import { statementsOf, tablesRead } from "../../test-support/statements";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { addSonographer, insertPhysician, insertWorksheet, ocrResult } from "./report-test-fixtures";
 
@@ -144,6 +145,21 @@ describe("critical results on a report", () => {
     expect(stale.statusCode).toBe(428);
     await reauth(t, doctor);
     expect((await finalize(doctor, report.id)).statusCode).toBe(200);
+  });
+
+  it("opens a flagged report in 5 statements: the clinic's rules come with the communications (issue 27)", async () => {
+    const report = await draft();
+    expect((await record(doctor, report.id)).statusCode).toBe(201);
+    let opened: Report | undefined;
+    const statements = await statementsOf(async () => {
+      opened = (await call(doctor)({ url: `/api/reports/${report.id}` })).json() as Report;
+    });
+    expect(opened?.criticalResults.map((r) => [r.rule, r.communicated])).toEqual([["carotid_severe", true]]);
+    expect(opened?.criticalCommunications.map((c) => c.recordedByName)).toEqual(["Ines Dubois"]);
+    // The report; the clinic's rules that are off with the report's records and their authors; the audit's
+    // lock, chain head and insert. The rules read apart from the records is a round trip too many.
+    expect(tablesRead(statements).filter((table) => table === "clinics")).toHaveLength(1);
+    expect(statements).toHaveLength(5);
   });
 
   it("signs a report with no critical result as before, and refuses a record for it (409)", async () => {
