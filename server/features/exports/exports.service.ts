@@ -15,14 +15,7 @@ import type { FileStore } from "../../platform/file-store";
 import { fileIdFromUrl, findClinicFileRow, readFileBytes } from "../files/files.service";
 import { reportCriticalState } from "../reports/report-critical";
 import { cachedDocumentImage, prepareDocumentImage } from "./export-images";
-import {
-  findClinicTemplate,
-  findDefaultTemplate,
-  findExportClinic,
-  findExportPhysician,
-  findExportReport,
-  findUserNames,
-} from "./exports.repository";
+import { findClinicTemplate, findDefaultTemplate, findExportReport, findUserNames } from "./exports.repository";
 import type { PdfOptions } from "./render-pdf";
 import { renderPool } from "./render-pool";
 import { renderPrintHtml } from "./render-print-html";
@@ -99,13 +92,15 @@ export async function loadReportDocument(
   return (await loadDocument(deps.db, clinicImage(deps.fileStore), ctx, reportId, templateId)).document;
 }
 
+type ExportRows = NonNullable<Awaited<ReturnType<typeof findExportReport>>>;
+
 type LoadedDocument = {
   document: ReportDocument;
   templateId: number | null;
   /** The rows read, for FHIR and HL7 (which carry fields the printed document does not show). */
   rows: {
-    report: NonNullable<Awaited<ReturnType<typeof findExportReport>>>;
-    physician: Awaited<ReturnType<typeof findExportPhysician>> | null;
+    report: ExportRows["report"];
+    physician: ExportRows["physician"];
     clinicName: string | null;
   };
 };
@@ -130,17 +125,16 @@ export async function loadDocument(
   inTransaction = false,
 ): Promise<LoadedDocument> {
   assertCan(ctx, "report:read");
-  const report = await findExportReport(db, ctx.clinicId, reportId);
-  if (!report) throw notFound("Report");
-  const physicianId = report.physicianId;
-  const [template, clinic, physician] = await readAll(
+  const found = await findExportReport(db, ctx.clinicId, reportId);
+  if (!found) throw notFound("Report");
+  const { report, clinic, physician } = found;
+  const signerIds = [report.finalizedBy, report.amendedBy].filter((id): id is string => Boolean(id));
+  const [template, signers] = await readAll(
     inTransaction,
     () => chooseTemplate(db, ctx.clinicId, templateId, report.templateId),
-    () => findExportClinic(db, ctx.clinicId),
-    async () => (physicianId === null ? undefined : findExportPhysician(db, ctx.clinicId, physicianId)),
+    () => findUserNames(db, ctx.clinicId, signerIds),
   );
-  const signerIds = [report.finalizedBy, report.amendedBy].filter((id): id is string => Boolean(id));
-  const names = new Map((await findUserNames(db, ctx.clinicId, signerIds)).map((u) => [u.id, displayName(u)]));
+  const names = new Map(signers.map((u) => [u.id, displayName(u)]));
   const settings = resolveTemplateSettings(template);
   // A logo stored on the report (one of ours) wins; otherwise the clinic's current logo.
   const logoUrl = fileIdFromUrl(report.logoUrl) !== null ? report.logoUrl : clinic?.logoUrl;

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditEvents, clinics, physicians, reports, reportTemplates } from "../../db/schema";
+import { statementsOf, tablesRead } from "../../test-support/statements";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { saveFile } from "../files/files.service";
 import { sampleLogoPng, sampleReportText, sampleSignaturePng } from "./export-samples";
@@ -190,6 +191,33 @@ describe("logo and signature", () => {
     // Without the lookup by hash: two reads (logo, signature) an export.
     expect(reads).not.toHaveBeenCalled();
     reads.mockRestore();
+  });
+});
+
+describe("round trips", () => {
+  it("exports a signed report in 9 statements: the clinic and physician come with the report (issue 27)", async () => {
+    const url = `/api/reports/${ids.finalized}/pdf-file`;
+    expect((await as(t.app, admin)({ url })).statusCode).toBe(200);
+    const statements = await statementsOf(async () => {
+      expect((await as(t.app, admin)({ url })).statusCode).toBe(200);
+    });
+    // The report joined with its clinic and physician; the clinic's default template; the signer's name; the
+    // logo's and signature's file rows; the clinic's critical rules with the report's communications; the
+    // audit's lock, chain head and insert. Reading the clinic or physician apart again is a round trip too many.
+    expect(tablesRead(statements)).toEqual([
+      "reports",
+      "clinics",
+      "physicians",
+      "report_templates",
+      "users",
+      "stored_files",
+      "stored_files",
+      "clinics",
+      "critical_communications",
+      "users",
+      "audit_events",
+    ]);
+    expect(statements).toHaveLength(9);
   });
 });
 
