@@ -27,9 +27,16 @@ if (!process.env.TEST_DATABASE_URL) throw new Error("set TEST_DATABASE_URL (Post
 
 /** Statements sent to PostgreSQL (each a round trip; BEGIN and COMMIT count). */
 let statements = 0;
+/** `--sql`: print the statements of one call of each kind (to see which round trips a call makes). */
+const printSql = process.argv.includes("--sql");
+let tracing = false;
 const clientQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   statements++;
+  if (tracing) {
+    const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string }).text;
+    console.log(`    ${String(text).replace(/\s+/g, " ").slice(0, 400)}`);
+  }
   return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof clientQuery;
 
@@ -136,12 +143,15 @@ for (const kind of kinds) {
   let sent = 0;
   for (let i = 0; i < runs; i++) {
     await kind.before?.(i);
+    tracing = printSql && i === 0;
+    if (tracing) console.log(`  ${kind.name}:`);
     const s0 = statements;
     const p0 = processUs();
     const m0 = mainThreadNs();
     const w0 = performance.now();
     await kind.run(i);
     wallMs += performance.now() - w0;
+    tracing = false;
     mainNs += mainThreadNs() - m0;
     processCpu += processUs() - p0;
     sent += statements - s0;
