@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { repoPath } from "../platform/repo-root";
+import { inProcessLock, withAdvisoryLock } from "./advisory-lock";
 import { acquireDirectoryLock } from "./directory-lock";
 import { type ChangeCounter, LocalChanges } from "./local-changes";
 import { PostgresChanges } from "./postgres-changes";
@@ -34,6 +35,11 @@ export type Database = {
    * (pg-boss, platform/job-queue.ts); it answers the last statement's rows.
    */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /**
+   * Runs start-up set-up that must not overlap the same set-up in another process on this database (the job
+   * queue's schema and queues): on PostgreSQL under an advisory lock, on PGlite (one process) in turn.
+   */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -60,7 +66,8 @@ async function openPostgres(url: string): Promise<Database> {
   pool.on("error", (error: Error & { code?: string }) => {
     if (error.code !== "57P01") process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`);
   });
-  await migratePg(drizzlePg(pool), { migrationsFolder });
+  // Processes started together on a fresh database would otherwise each create drizzle's schema and fail.
+  await withAdvisoryLock(pool, "migrations", () => migratePg(drizzlePg(pool), { migrationsFolder }));
   const changes = new PostgresChanges(url);
   await changes.start();
   const db = drizzlePg(changes.wrap(pool), { schema }) as unknown as Db;
@@ -69,6 +76,7 @@ async function openPostgres(url: string): Promise<Database> {
     kind: "postgres",
     changes,
     executeSql: (text, values = []) => pool.query(text, values),
+    exclusively: (name, work) => withAdvisoryLock(pool, name, work),
     async sizeBytes() {
       const result = await pool.query<{ size: string }>("select pg_database_size(current_database()) as size");
       return Number(result.rows[0]?.size ?? 0);
@@ -123,6 +131,7 @@ async function openPglite(dataDir: string | null, sharedBuffersMb?: number): Pro
       ...(startParams ? { startParams } : {}),
     });
     const changes = new LocalChanges();
+    const exclusively = inProcessLock();
     const db = drizzlePglite(changes.wrap(client), { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {
@@ -135,6 +144,7 @@ async function openPglite(dataDir: string | null, sharedBuffersMb?: number): Pro
         const results = await client.exec(text);
         return { rows: results.at(-1)?.rows ?? [] };
       },
+      exclusively,
       async sizeBytes() {
         if (!pgDir) {
           const result = await client.query<{ size: string }>("select pg_database_size(current_database()) as size");

@@ -25,7 +25,7 @@ export type QueueSpec = {
 };
 
 export type JobQueueOptions = {
-  database: Pick<Database, "executeSql">;
+  database: Pick<Database, "executeSql" | "exclusively">;
   queues: Record<string, QueueSpec>;
   /** Whether this process runs jobs (the all-in-one server and workers) or only sends them (web processes). */
   work: boolean;
@@ -81,6 +81,15 @@ export class PgBossQueue implements JobQueue {
   }
 
   private async open(): Promise<void> {
+    // Processes starting together would each install pg-boss's schema and create the queues: two queue creations
+    // at once deadlock (each adds a partition and foreign keys to the queue table), and pg-boss swallows a failed
+    // creation of its own cron queue. One process at a time; the others then find everything in place.
+    await this.options.database.exclusively("job-queue set-up", () => this.setUp());
+    if (this.options.work) await this.startWorkers();
+  }
+
+  /** pg-boss's schema (installed or migrated by its start), this version's queues and their schedules. */
+  private async setUp(): Promise<void> {
     await this.boss.start();
     // Dead-letter queues first: a queue names its dead letter, which must exist.
     const entries = Object.entries(this.options.queues).sort(
@@ -100,7 +109,9 @@ export class PgBossQueue implements JobQueue {
       else await this.boss.createQueue(name, options);
       if (this.options.work && spec.cron) await this.boss.schedule(name, spec.cron, {}, { tz: "UTC" });
     }
-    if (!this.options.work) return;
+  }
+
+  private async startWorkers(): Promise<void> {
     for (const [name, handler] of this.handlers) {
       const id = await this.boss.work<object>(
         name,

@@ -12,6 +12,19 @@ setAuditKey(randomBytes(32));
  */
 export async function openTestDatabase(serverUrl = process.env.TEST_DATABASE_URL): Promise<Database> {
   if (!serverUrl) return openDatabase({ dataDir: null });
+  const fresh = await createEmptyDatabase(serverUrl);
+  const database = await openDatabase({ databaseUrl: fresh.url, dataDir: null });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await fresh.drop();
+    },
+  };
+}
+
+/** A new, empty database on the PostgreSQL server of `serverUrl`: its URL, and how to drop it. */
+export async function createEmptyDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `sonoscribe_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -19,11 +32,9 @@ export async function openTestDatabase(serverUrl = process.env.TEST_DATABASE_URL
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
   return {
-    ...database,
-    async close() {
-      await database.close();
+    url: url.toString(),
+    async drop() {
       const dropper = new pg.Client({ connectionString: serverUrl });
       await dropper.connect();
       await dropper.query(`drop database if exists ${name} with (force)`);
