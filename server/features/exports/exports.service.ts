@@ -12,7 +12,7 @@ import type { Db, Queryable } from "../../db/client";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
-import { fileIdFromUrl, findClinicFileRow, readFileBytes } from "../files/files.service";
+import { fileIdFromUrl, findClinicFileRows, readFileBytes } from "../files/files.service";
 import { reportCriticalState } from "../reports/report-critical";
 import { cachedDocumentImage, prepareDocumentImage } from "./export-images";
 import { findClinicTemplate, findDefaultTemplate, findExportReport, findUserNames } from "./exports.repository";
@@ -47,12 +47,10 @@ export type ExportResult = { contentType: string; body: string | Buffer; fileNam
 const displayName = (user: { firstName: string | null; lastName: string | null; email: string }) =>
   [user.firstName, user.lastName].filter(Boolean).join(" ").trim() || user.email;
 
-/** How a document gets its logo and signature: the bytes for rendering now, or a reference for later. */
-export type ImageLoader = (
-  db: Queryable,
-  clinicId: number,
-  url: string | null | undefined,
-) => Promise<DocumentImage | null>;
+type FileRow = Awaited<ReturnType<typeof findClinicFileRows>>[number];
+
+/** How a document gets its logo and signature from their file rows: the bytes to draw now, or a reference. */
+export type ImageLoader = (row: FileRow) => Promise<DocumentImage | null>;
 
 /**
  * The clinic's image ready to draw. The prepared image is looked up by the file's SHA-256 before the bytes are
@@ -61,11 +59,7 @@ export type ImageLoader = (
  */
 const clinicImage =
   (store: FileStore): ImageLoader =>
-  async (db, clinicId, url) => {
-    const id = fileIdFromUrl(url);
-    if (id === null) return null;
-    const row = await findClinicFileRow(db, clinicId, id);
-    if (!row) return null;
+  async (row) => {
     const cached = cachedDocumentImage(row.sha256);
     return cached !== undefined ? cached : prepareDocumentImage(await readFileBytes(store, row), row.sha256);
   };
@@ -129,19 +123,31 @@ export async function loadDocument(
   if (!found) throw notFound("Report");
   const { report, clinic, physician } = found;
   const signerIds = [report.finalizedBy, report.amendedBy].filter((id): id is string => Boolean(id));
-  const [template, signers] = await readAll(
+  // A logo stored on the report (one of ours) wins; otherwise the clinic's current logo.
+  const logoId = fileIdFromUrl(report.logoUrl) ?? fileIdFromUrl(clinic.logoUrl);
+  const signatureId = physician ? fileIdFromUrl(physician.signatureUrl) : null;
+  const [template, signers, files] = await readAll(
     inTransaction,
     () => chooseTemplate(db, ctx.clinicId, templateId, report.templateId),
     () => findUserNames(db, ctx.clinicId, signerIds),
+    // Both file rows in one query, whether the template shows them or not (a row is small; a query is a round trip).
+    () =>
+      findClinicFileRows(
+        db,
+        ctx.clinicId,
+        [logoId, signatureId].filter((id): id is number => id !== null),
+      ),
   );
   const names = new Map(signers.map((u) => [u.id, displayName(u)]));
   const settings = resolveTemplateSettings(template);
-  // A logo stored on the report (one of ours) wins; otherwise the clinic's current logo.
-  const logoUrl = fileIdFromUrl(report.logoUrl) !== null ? report.logoUrl : clinic?.logoUrl;
+  const imageOf = async (shown: boolean, id: number | null) => {
+    const row = shown && id !== null ? files.find((file) => file.id === id) : undefined;
+    return row ? images(row) : null;
+  };
   const [logo, signature] = await readAll<[DocumentImage | null, DocumentImage | null]>(
     inTransaction,
-    async () => (settings.showHeader && settings.showLogo ? images(db, ctx.clinicId, logoUrl) : null),
-    async () => (settings.showSignature && physician ? images(db, ctx.clinicId, physician.signatureUrl) : null),
+    () => imageOf(settings.showHeader && settings.showLogo, logoId),
+    () => imageOf(settings.showSignature, signatureId),
   );
   const document: ReportDocument = {
     report,

@@ -10,7 +10,7 @@ import type { Ctx } from "../../platform/context";
 import type { JobQueue } from "../../platform/deps";
 import type { FileStore } from "../../platform/file-store";
 import { retryDelayMs } from "../../platform/retry-delay";
-import { fileIdFromUrl, findClinicFileRow, readFileBytes, saveFile } from "../files/files.service";
+import { findClinicFileRow, readFileBytes, saveFile } from "../files/files.service";
 import { prepareDocumentImage } from "./export-images";
 import { type ImageLoader, loadDocument } from "./exports.service";
 import { renderPool } from "./render-pool";
@@ -37,11 +37,7 @@ const CLAIM_MS = 180_000;
 const RUN_BUDGET_MS = 120_000;
 
 /** A signed document's image as a reference to its stored file: the archive draws exactly these bytes. */
-const imageReference: ImageLoader = async (db, clinicId, url) => {
-  const id = fileIdFromUrl(url);
-  const row = id === null ? undefined : await findClinicFileRow(db, clinicId, id);
-  return row ? { mimeType: row.mimeType, fileId: row.id, sha256: row.sha256 } : null;
-};
+const imageReference: ImageLoader = async (row) => ({ mimeType: row.mimeType, fileId: row.id, sha256: row.sha256 });
 
 /**
  * In the signing transaction, after the signed version is stored: the document as signed, kept for the archive

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Queryable } from "../../db/client";
 import { storedFiles } from "../../db/schema";
 
@@ -13,6 +13,15 @@ export function findClinicFile(db: Queryable, clinicId: number, id: number) {
     .from(storedFiles)
     .where(and(eq(storedFiles.id, id), eq(storedFiles.clinicId, clinicId)))
     .then((rows) => rows[0]);
+}
+
+/** Several of a clinic's file rows in one query; ids of another clinic's files find nothing. */
+export async function findClinicFiles(db: Queryable, clinicId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(storedFiles)
+    .where(and(inArray(storedFiles.id, ids), eq(storedFiles.clinicId, clinicId)));
 }
 
 export function findFile(db: Queryable, id: number) {

@@ -1,6 +1,6 @@
 import type { Queryable } from "../../db/client";
 import type { FileStore } from "../../platform/file-store";
-import { allStorageKeys, findClinicFile, insertStoredFile } from "./files.repository";
+import { allStorageKeys, findClinicFile, findClinicFiles, insertStoredFile } from "./files.repository";
 
 export type NewFile = {
   clinicId: number | null;
@@ -48,6 +48,11 @@ export async function readClinicFile(db: Queryable, store: FileStore, clinicId: 
 /** A clinic's file row without its bytes (undefined for another clinic's): its SHA-256 names the content. */
 export function findClinicFileRow(db: Queryable, clinicId: number, id: number) {
   return findClinicFile(db, clinicId, id);
+}
+
+/** A clinic's file rows among ids, in one query (the logo's and signature's of a document). */
+export function findClinicFileRows(db: Queryable, clinicId: number, ids: number[]) {
+  return findClinicFiles(db, clinicId, ids);
 }
 
 /** The decrypted bytes of a file row. */
