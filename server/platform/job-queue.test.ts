@@ -133,6 +133,39 @@ describe("the job queue", () => {
     expect(await other.state("work", id!)).toBe("completed");
   });
 
+  it("a job that outlives stop()'s grace ends after the database closed without an unhandled rejection", async () => {
+    const own = await openTestDatabase();
+    const queue = new PgBossQueue({
+      database: own,
+      queues,
+      work: true,
+      logger: createLogger("silent"),
+      pollSeconds: 0.5,
+      stopGraceSeconds: 1,
+    });
+    let release = () => {};
+    let started = 0;
+    queue.handle("work", async () => {
+      started++;
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await queue.send("work", { n: 4 });
+    await until(() => started === 1);
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => void rejections.push(reason);
+    process.on("unhandledRejection", onRejection);
+    try {
+      await queue.stop();
+      await own.close();
+      // pg-boss now records the job's end (unawaited) on the closed database.
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onRejection);
+    }
+  });
+
   it("refuses a handler for a queue it does not know", () => {
     expect(() => open(true).handle("no-such-queue", async () => {})).toThrow(/no such job queue/);
   });

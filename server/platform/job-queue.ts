@@ -34,6 +34,8 @@ export type JobQueueOptions = {
   pollSeconds?: number;
   /** How often expiry, retention and dead letters are looked after. */
   maintenanceSeconds?: number;
+  /** How long stop() lets running jobs finish before failing them for a retry (default 10). */
+  stopGraceSeconds?: number;
 };
 
 /**
@@ -49,10 +51,12 @@ export class PgBossQueue implements JobQueue {
   private readonly settled = new EventEmitter();
   private starting: Promise<void> | null = null;
   private stopped = false;
+  /** Set once stop() has handed running jobs back: the database may be closed from then on. */
+  private released = false;
 
   constructor(private readonly options: JobQueueOptions) {
     this.boss = new PgBoss({
-      db: { executeSql: (text, values) => options.database.executeSql(text, values) as Promise<{ rows: never[] }> },
+      db: { executeSql: (text, values) => this.executeSql(text, values) as Promise<{ rows: never[] }> },
       schema: JOB_SCHEMA,
       // Only a working process supervises (expiry, dead letters) and fires schedules: a web process only sends.
       supervise: options.work,
@@ -63,6 +67,24 @@ export class PgBossQueue implements JobQueue {
     });
     this.boss.on("error", (error) => options.logger.error({ err: error }, "job queue error"));
     this.settled.setMaxListeners(0);
+  }
+
+  /**
+   * pg-boss records a job's end without awaiting it. A job that outlives stop()'s grace ends after stop() has failed
+   * it for a retry and the database may be closed: its end cannot be recorded then, and must not become an
+   * unhandled rejection that takes the process (or a test run) down. Before that, every error goes to pg-boss.
+   */
+  private async executeSql(text: string, values?: unknown[]) {
+    try {
+      return await this.options.database.executeSql(text, values);
+    } catch (error) {
+      if (!this.released) throw error;
+      this.options.logger.warn(
+        { err: error },
+        "a job ended after the queue stopped; it was already failed for a retry",
+      );
+      return {};
+    }
   }
 
   handle<T>(queue: string, handler: JobHandler<T>): void {
@@ -167,6 +189,12 @@ export class PgBossQueue implements JobQueue {
     if (!this.starting) return;
     await this.starting.catch(() => undefined);
     // Running jobs get a moment to finish; one that does not is left to the queue's expiry (another worker).
-    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
+    await this.boss.stop({
+      graceful: true,
+      wait: true,
+      timeout: (this.options.stopGraceSeconds ?? 10) * 1000,
+      close: false,
+    });
+    this.released = true;
   }
 }
