@@ -29,9 +29,8 @@ import { snapshotOf } from "./report-dto";
 import { noHeader, type ReportHeader, reportHeader } from "./report-header";
 import { resolveSonographer } from "./report-sonographer";
 import {
-  findCarotidCriteriaSet,
+  findDraftSettings,
   findPhysician,
-  findReportSpelling,
   findTemplateId,
   findWorksheet,
   insertReport,
@@ -68,9 +67,8 @@ const safeLogoUrl = (url: string | null | undefined) => (url && /^\/api\/[\w\-/]
  */
 export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFromStudy): Promise<Report> {
   assertCan(ctx, "report:write");
-  const clinicSet = await findCarotidCriteriaSet(db, ctx.clinicId);
+  const { spelling, criteriaSet: clinicSet } = await findDraftSettings(db, ctx.clinicId);
   const criteriaSetId = criteriaSetIds.find((id) => id === clinicSet) as CriteriaSetId | undefined;
-  const spelling = await findReportSpelling(db, ctx.clinicId);
   const header = input.header ?? noHeader;
   // The patient's prior finalized study of this scan type in this clinic, which the draft is compared with.
   const prior = await findPriorReport(db, ctx.clinicId, {

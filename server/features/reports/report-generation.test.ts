@@ -4,6 +4,7 @@ import type { Report, ReportVersion } from "../../../domain/contracts/reports";
 import { studySchema } from "../../../domain/contracts/study";
 import { generateDraft } from "../../../domain/report-engine/generate-draft";
 import { auditEvents, reports, reportVersions, sonographers } from "../../db/schema";
+import { statementsOf } from "../../test-support/statements";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { legendNotes } from "./legend-match";
 import { insertLegendEntry, insertPhysician, insertWorksheet, ocrResult } from "./report-test-fixtures";
@@ -140,6 +141,18 @@ describe("POST /api/reports/generate", () => {
     expect((await setSpelling("en-GB")).statusCode).toBe(200);
     expect(await draftFor()).toContain("normal calibre");
     expect((await setSpelling("en-US")).statusCode).toBe(200);
+  });
+
+  it("reads the clinic's spelling and criteria set in one statement (issue 27)", async () => {
+    const worksheet = await insertWorksheet(t, owner.clinicId);
+    const statements = await statementsOf(async () => {
+      expect((await post({ worksheetId: worksheet.id, physicianId, logoUrl: null })).statusCode).toBe(201);
+    });
+    // The clinic row read on its own (not joined): once for the draft's settings. Twice is a round trip too many.
+    const clinicReads = statements.filter((text) => /^select [^(]* from "clinics" where/.test(text));
+    expect(clinicReads).toHaveLength(1);
+    expect(clinicReads[0]).toContain('"report_spelling"');
+    expect(clinicReads[0]).toContain('"carotid_criteria_set"');
   });
 
   it("drafts a venous sheet with great saphenous knee and calf rows and a vessel the criteria do not grade", async () => {

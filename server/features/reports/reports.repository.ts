@@ -315,15 +315,19 @@ export async function findTemplateId(db: Queryable, clinicId: number, id: number
   return row;
 }
 
-/** The clinic's spelling for the report text; American unless the clinic chose British. */
-export async function findReportSpelling(db: Queryable, clinicId: number): Promise<"en-US" | "en-GB"> {
-  const [row] = await db.select({ spelling: clinics.reportSpelling }).from(clinics).where(eq(clinics.id, clinicId));
-  return row?.spelling === "en-GB" ? "en-GB" : "en-US";
-}
-
-export async function findCarotidCriteriaSet(db: Queryable, clinicId: number): Promise<string | null> {
-  const [row] = await db.select({ set: clinics.carotidCriteriaSet }).from(clinics).where(eq(clinics.id, clinicId));
-  return row?.set ?? null;
+/**
+ * The clinic's settings a draft is written with, in one query: its spelling for the report text (American unless
+ * the clinic chose British) and its carotid criteria set (null: the default).
+ */
+export async function findDraftSettings(
+  db: Queryable,
+  clinicId: number,
+): Promise<{ spelling: "en-US" | "en-GB"; criteriaSet: string | null }> {
+  const [row] = await db
+    .select({ spelling: clinics.reportSpelling, criteriaSet: clinics.carotidCriteriaSet })
+    .from(clinics)
+    .where(eq(clinics.id, clinicId));
+  return { spelling: row?.spelling === "en-GB" ? "en-GB" : "en-US", criteriaSet: row?.criteriaSet ?? null };
 }
 
 /** The clinic's sonographers, for matching the name written on a worksheet. */
