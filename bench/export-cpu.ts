@@ -1,9 +1,8 @@
 import fs from "node:fs";
-import { eq } from "drizzle-orm";
-import { clinics, physicians, reports } from "../server/db/schema";
-import { sampleLogoPng, sampleReportText, sampleSignaturePng } from "../server/features/exports/export-samples";
+import { reports } from "../server/db/schema";
+import { sampleReportText } from "../server/features/exports/export-samples";
 import { closeRenderPool } from "../server/features/exports/render-pool";
-import { saveFile } from "../server/features/files/files.service";
+import { physicianWithSignature } from "../server/test-support/signing-physician";
 import { as, createTestApp, registerClinic } from "../server/test-support/test-app";
 
 /**
@@ -31,26 +30,12 @@ function mainThreadCpuMs(): number {
 const t = await createTestApp();
 const admin = await registerClinic(t.app, "Export CPU Clinic");
 const { db } = t.deps.database;
-const store = t.deps.fileStore;
-const [logo, signature] = await Promise.all([
-  saveFile(db, store, { clinicId: admin.clinicId, kind: "logo", data: await sampleLogoPng(), mimeType: "image/png" }),
-  saveFile(db, store, {
-    clinicId: admin.clinicId,
-    kind: "signature",
-    data: await sampleSignaturePng(),
-    mimeType: "image/png",
-  }),
-]);
-await db.update(clinics).set({ logoUrl: logo.url, address: "12 River Road" }).where(eq(clinics.id, admin.clinicId));
-const [physician] = await db
-  .insert(physicians)
-  .values({ clinicId: admin.clinicId, name: "Dr. Maria Chen", title: "MD", signatureUrl: signature.url })
-  .returning();
+const physician = await physicianWithSignature(t, admin.clinicId, { letterhead: { address: "12 River Road" } });
 const [report] = await db
   .insert(reports)
   .values({
     clinicId: admin.clinicId,
-    physicianId: physician!.id,
+    physicianId: physician.id,
     ...sampleReportText,
     isFinalized: true,
     isDraft: false,

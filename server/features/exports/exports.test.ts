@@ -5,11 +5,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { auditEvents, clinics, physicians, reports, reportTemplates } from "../../db/schema";
+import { auditEvents, clinics, reports, reportTemplates } from "../../db/schema";
+import { physicianWithSignature } from "../../test-support/signing-physician";
 import { statementsOf, tablesRead } from "../../test-support/statements";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
-import { saveFile } from "../files/files.service";
-import { sampleLogoPng, sampleReportText, sampleSignaturePng } from "./export-samples";
+import { sampleReportText } from "./export-samples";
 
 const run = promisify(execFile);
 
@@ -21,40 +21,11 @@ const ids = { draft: 0, finalized: 0, amended: 0, deleted: 0, plain: 0, otherRep
 
 async function seed() {
   const { db } = t.deps.database;
-  const store = t.deps.fileStore;
-  const signature = await saveFile(db, store, {
-    clinicId: admin.clinicId,
-    kind: "signature",
-    data: await sampleSignaturePng(),
-    mimeType: "image/png",
-  });
-  const logo = await saveFile(db, store, {
-    clinicId: admin.clinicId,
-    kind: "logo",
-    data: await sampleLogoPng(),
-    mimeType: "image/png",
-  });
-  await db
-    .update(clinics)
+  const physician = await physicianWithSignature(t, admin.clinicId, {
+    physician: { title: "MD, RPVI", specialty: "Vascular Surgery" },
     // A British clinic: the date assertions below read "3 Nov 2026"; "dates in the clinic's locale" switches it.
-    .set({
-      logoUrl: logo.url,
-      address: "12 River Road",
-      phone: "(217) 555-0100",
-      zipCode: "62701",
-      reportSpelling: "en-GB",
-    })
-    .where(eq(clinics.id, admin.clinicId));
-  const [physician] = await db
-    .insert(physicians)
-    .values({
-      clinicId: admin.clinicId,
-      name: "Dr. Maria Chen",
-      title: "MD, RPVI",
-      specialty: "Vascular Surgery",
-      signatureUrl: signature.url,
-    })
-    .returning();
+    letterhead: { address: "12 River Road", phone: "(217) 555-0100", zipCode: "62701", reportSpelling: "en-GB" },
+  });
   const [hidden] = await db
     .insert(reportTemplates)
     .values({
@@ -77,7 +48,7 @@ async function seed() {
 
   const base = {
     clinicId: admin.clinicId,
-    physicianId: physician!.id,
+    physicianId: physician.id,
     ...sampleReportText,
     mrn: "MRN-0048213",
     referringPhysician: "Dr Anil Patel",

@@ -6,11 +6,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, physicians, reports } from "../../db/schema";
+import { auditEvents, reports } from "../../db/schema";
 import { readyToSign } from "../../test-support/signing";
+import { physicianWithSignature } from "../../test-support/signing-physician";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
-import { saveFile } from "../files/files.service";
-import { sampleReportText, sampleSignaturePng } from "./export-samples";
+import { sampleReportText } from "./export-samples";
 
 const run = promisify(execFile);
 
@@ -24,17 +24,8 @@ beforeAll(async () => {
   admin = await registerClinic(t.app, "Riverside Vascular");
   work = fs.mkdtempSync(path.join(os.tmpdir(), "pdfa-test-"));
   const { db } = t.deps.database;
-  const signature = await saveFile(db, t.deps.fileStore, {
-    clinicId: admin.clinicId,
-    kind: "signature",
-    data: await sampleSignaturePng(),
-    mimeType: "image/png",
-  });
-  const [physician] = await db
-    .insert(physicians)
-    .values({ clinicId: admin.clinicId, name: "Dr. Maria Chen", title: "MD", signatureUrl: signature.url })
-    .returning();
-  const base = { clinicId: admin.clinicId, physicianId: physician!.id, ...sampleReportText };
+  const physician = await physicianWithSignature(t, admin.clinicId);
+  const base = { clinicId: admin.clinicId, physicianId: physician.id, ...sampleReportText };
   const insert = async (values: Partial<typeof reports.$inferInsert>) =>
     (
       await db

@@ -7,12 +7,12 @@ import { promisify } from "node:util";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ReportVersionSummary } from "../../../domain/contracts/reports";
-import { auditEvents, physicians, reportArchives, reports } from "../../db/schema";
+import { auditEvents, reportArchives, reports } from "../../db/schema";
 import { manualJobQueue } from "../../test-support/manual-job-queue";
 import { readyToSign } from "../../test-support/signing";
+import { physicianWithSignature } from "../../test-support/signing-physician";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
-import { saveFile } from "../files/files.service";
-import { sampleReportText, sampleSignaturePng } from "./export-samples";
+import { sampleReportText } from "./export-samples";
 import { ARCHIVE_QUEUE } from "./report-archives";
 
 /**
@@ -35,18 +35,7 @@ beforeAll(async () => {
   t = await createTestApp({}, { jobQueue });
   admin = await registerClinic(t.app, "Archive Clinic");
   work = fs.mkdtempSync(path.join(os.tmpdir(), "archive-test-"));
-  const { db } = t.deps.database;
-  const signature = await saveFile(db, t.deps.fileStore, {
-    clinicId: admin.clinicId,
-    kind: "signature",
-    data: await sampleSignaturePng(),
-    mimeType: "image/png",
-  });
-  const [physician] = await db
-    .insert(physicians)
-    .values({ clinicId: admin.clinicId, name: "Dr. Maria Chen", title: "MD", signatureUrl: signature.url })
-    .returning();
-  physicianId = physician!.id;
+  physicianId = (await physicianWithSignature(t, admin.clinicId)).id;
 });
 afterAll(async () => {
   await t?.close();
