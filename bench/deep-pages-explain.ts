@@ -26,7 +26,7 @@ await db.execute(sql`update reports set exam_date = null where id % 7 = 0`);
 await db.execute(sql`vacuum analyze reports`);
 let show = false;
 const read = async (ids: SQL, changes: SQL) => {
-  const q = sql`select page.page_id as id, ${changes} as changes from ${ids} as page`;
+  const q = sql`select page.page_id as id, ${changes} as changes, page.page_id is not null as "onPage" from ${ids} as page`;
   if (show) {
     const { sql: text, params } = dialect.sqlToQuery(q);
     const res = await database.executeSql(`explain (analyze, buffers, costs off) ${text}`, params);
@@ -35,6 +35,7 @@ const read = async (ids: SQL, changes: SQL) => {
   return (await database.executeSql(dialect.sqlToQuery(q).sql, dialect.sqlToQuery(q).params)).rows as {
     id: number;
     changes: unknown;
+    onPage: boolean;
   }[];
 };
 const live = and(eq(reports.clinicId, clinicId), isNull(reports.deletedAt))!;

@@ -114,7 +114,9 @@ const and = (...conditions: (SQL | null)[]) =>
 
 /**
  * How a page statement reads its page beyond the plain (part, mark, skip): `gate`, a condition on the statement's
- * snapshot that must hold for any row to be read (a one-time filter: when it fails the statement reads nothing);
+ * snapshot that must hold for any row to be read (a one-time filter: when it fails the statement reads no report,
+ * and the subquery answers one row with a null page_id instead, so that the statement still answers what its
+ * caller selects beside the page, the changes since the bookmarks: PageQuery.read keeps that row);
  * `skip`, the rows to skip as an SQL expression computed in the statement (at most `skipAtMost`), from `counts`,
  * a CTE of the page's subquery; `state`, a column every row of the page carries (page.page_state).
  */
@@ -159,13 +161,26 @@ export function pageIdsFrom(
   });
   if (branches.length === 1) {
     const [part] = parts;
-    return sql`(${counts}select id as page_id, ${state} as page_state from ${branches[0]} as p
-      order by ${pageOrder(part!)} offset ${skipped} limit ${limit})`;
+    return carried(
+      shape,
+      sql`(${counts}select id as page_id, ${state} as page_state from ${branches[0]} as p
+      order by ${pageOrder(part!)} offset ${skipped} limit ${limit})`,
+    );
   }
   const dir = sql.raw(parts[0]!.desc ? "desc" : "asc");
-  return sql`(${counts}select id as page_id, ${state} as page_state from (${sql.join(branches, sql` union all `)}) as p
-    order by part, k ${dir}, id ${dir} offset ${skipped} limit ${limit})`;
+  return carried(
+    shape,
+    sql`(${counts}select id as page_id, ${state} as page_state from (${sql.join(branches, sql` union all `)}) as p
+    order by part, k ${dir}, id ${dir} offset ${skipped} limit ${limit})`,
+  );
 }
+
+/**
+ * A gated page's ids left-joined to one row: while the gate holds they are the page (a page from bookmarks at
+ * their own version always has rows), and when it fails the one row with a null page_id carries the statement.
+ */
+const carried = (shape: PageShape, page: SQL) =>
+  shape.gate ? sql`(select p.page_id, p.page_state from (select 1) as carrier left join ${page} as p on true)` : page;
 
 /** See PageShape.collect: the matches are materialized (one bitmap scan for a search), then the page sorted out. */
 function collectedPage(sort: ReportSort, where: SQL, skip: number, limit: number): SQL {
@@ -306,9 +321,10 @@ export function locate(
 
 /**
  * How bookmarks were obtained since the process started: read whole, recounted after writes, or only sized (the
- * total of a page from the start), and how many pages came with their recount in one statement (for tests).
+ * total of a page from the start), how many pages came with their recount in one statement, and how many stale
+ * page statements answered no row, so that the log took a statement of its own (for tests).
  */
-export const bookmarkStats = { read: 0, recounted: 0, pagedWithRecount: 0, sized: 0 };
+export const bookmarkStats = { read: 0, recounted: 0, pagedWithRecount: 0, sized: 0, logReadAlone: 0 };
 
 /** A segment may grow to this many rows by writes before its query's bookmarks are read again. */
 const MAX_SEGMENT = 2 * BOOKMARK_EVERY;
@@ -552,8 +568,10 @@ const dialect = new PgDialect();
 export type DeepPage<Row> = { rows: Row[]; total: number } | null;
 
 /**
- * One page of one query: `read(pageIds, changes)` runs the page statement with the page's id subquery joined
- * `as page` and answers its rows, each carrying the `changes` expression as its statement saw it.
+ * One page of one query: `read(pageIds, changes)` runs the page statement with the page's id subquery
+ * right-joined `as page` (`page.page_id = reports.id`) and answers its rows, each carrying the `changes`
+ * expression as its statement saw it and `onPage`, `page.page_id is not null`: false on the one row a gated page
+ * statement answers when its gate held the page back (PageShape.gate), which carries only the changes.
  */
 export type PageQuery<Row> = {
   clinicId: number;
@@ -570,9 +588,10 @@ export type PageQuery<Row> = {
  *
  * Warm (the clinic's list unchanged since the bookmarks), a page is one statement. The page statement only reads
  * the page while the version is the bookmarks' own (a one-time check), so a stale one costs a look at the version
- * and the log; then the recount of the dirty segments and the page are one statement (pageAfterRecount).
+ * and the log, which it answers in a row of its own; then the recount of the dirty segments and the page are one
+ * statement (pageAfterRecount): two statements after a write.
  */
-export async function pageFromBookmarks<Row extends { changes: unknown }>(
+export async function pageFromBookmarks<Row extends { changes: unknown; onPage: unknown }>(
   db: Queryable,
   { clinicId, sort, where, offset, limit, read }: PageQuery<Row>,
   how: BookmarkRead = "rank",
@@ -596,13 +615,15 @@ export async function pageFromBookmarks<Row extends { changes: unknown }>(
     } else {
       const { part, mark, skip } = locate(bookmarks, offset);
       const gate = sql`${listVersion(clinicId)} = ${bookmarks.version}`;
-      const rows = await read(pageIdsFrom(sort, where, part, mark, skip, limit, { gate }), changes);
-      seen = rows[0]?.changes;
-      // One statement, one snapshot: every row carries the same changes.
+      const answered = await read(pageIdsFrom(sort, where, part, mark, skip, limit, { gate }), changes);
+      const rows = answered.filter((row) => row.onPage);
+      // One statement, one snapshot: every row carries the same changes, the one the gate left too.
+      seen = answered[0]?.changes;
       if (rows.length > 0 && parseChanges(seen).version === bookmarks.version) return { rows, total: bookmarks.total };
-      // The gate held nothing back: the version moved (read it with the log).
-      if (rows.length === 0) {
+      // No row at all (a read that dropped the gate's row): read the version with the log.
+      if (answered.length === 0) {
         seen = (await queryRows<{ changes: unknown }>(db, sql`select ${changes} as changes`))[0]!.changes;
+        bookmarkStats.logReadAlone += 1;
       }
     }
     // The clinic's reports changed since the bookmarks: recount them around the changes, or read them again.

@@ -185,19 +185,23 @@ export async function listReports(
     const [count] = await db.select({ total: total.mapWith(Number) }).from(sql`(select 1) as one`);
     return count?.total ?? 0;
   };
+  // The page right-joined: a gated page statement whose gate held the page back answers one row without a report
+  // (onPage false, `report` null) that carries the changes (report-list-pages.ts, PageQuery); every other row has
+  // its report, so the rows typed as pages are those with onPage.
   const withPeople = (totalOfRows: SQL<number>, pageIds: SQL, changes: SQL = sql`null`) =>
     db
       .select({
         ...reportWithPeople,
         total: totalOfRows.mapWith(Number),
         changes: sql<unknown>`${changes}`,
+        onPage: sql<boolean>`page.page_id is not null`,
       })
       .from(reports)
-      .innerJoin(sql`${pageIds} as page`, sql`page.page_id = ${reports.id}`)
+      .rightJoin(sql`${pageIds} as page`, sql`page.page_id = ${reports.id}`)
       .leftJoin(physicians, and(eq(physicians.id, reports.physicianId), eq(physicians.clinicId, reports.clinicId)))
       .leftJoin(finalizer, eq(finalizer.id, reports.finalizedBy))
       .leftJoin(amender, eq(amender.id, reports.amendedBy))
-      .orderBy(...orderSql(keys));
+      .orderBy(...orderSql(keys)) as unknown as Promise<PageRow[]>;
   const fromStart = async () => {
     const rows = await withPeople(total, pageIdsFrom(sort, where, 0, null, search.offset, search.limit));
     // A page past the end has no row to carry the total.
@@ -224,11 +228,8 @@ export async function listReports(
   return page ? { rows: page.rows.map(withoutCounts), total: page.total } : fromStart();
 }
 
-const withoutCounts = ({
-  total: _total,
-  changes: _changes,
-  ...row
-}: ReportWithPeople & { total: number; changes: unknown }) => row;
+type PageRow = ReportWithPeople & { total: number; changes: unknown; onPage: boolean };
+const withoutCounts = ({ total: _total, changes: _changes, onPage: _onPage, ...row }: PageRow) => row;
 
 export async function recentReports(db: Queryable, clinicId: number, limit: number): Promise<ReportWithPeople[]> {
   return selectReportsWithPeople(db)
