@@ -38,7 +38,7 @@ import { isNameShaped } from "./name-line";
 import { mendNameWords, type NameWord, rescoreNameWord } from "./name-rescoring";
 import { namedMonthShape, namesMonth, readNamedMonthDate, wordInsideDate } from "./named-month-reading";
 import { centerV, groupLines, heightOf, type ReadRegion } from "./read-region";
-import { prefixFromLabel, rereadRecordNumber } from "./record-number-reading";
+import { BOUNDARY_FACTOR, digitAtPrefixEnd, prefixFromLabel, rereadRecordNumber } from "./record-number-reading";
 import type { CharMatrix } from "./text-recognizer";
 import { columnFromHeader } from "./worksheet-vocabulary";
 
@@ -631,6 +631,11 @@ export function extractSheetFields(
         pieces.map((p, i) => ({ region: p.region, from: spans[i]!.from, to: spans[i]!.to })),
       );
       read.value = prefixFromLabel(reread, region.read.text);
+      const mended = digitAtPrefixEnd(read.value);
+      if (mended) {
+        read.value = mended;
+        read.confidence *= BOUNDARY_FACTOR;
+      }
     }
     if (better(found[field], read)) found[field] = { ...read, regions: pieces.map((p) => p.region) };
   }

@@ -198,6 +198,20 @@ describe("rescoreNameWord", () => {
     expect(rescoreNameWord({ text: "Jacksou", matrix: clear, from: 0, to: clear.steps }, lexicon).text).toBe("Jacksou");
   });
 
+  it("changes no letter the recogniser read surely ('Lindqvist' is no 'Lindquist')", () => {
+    const names = fromWords([], new Map([["lindquist", 50]]));
+    // Every letter at 0.92 (sure, but the word is no plain print), the "v" with a faint "u" behind it.
+    const region = syntheticRegion("Lindqvist", { u: 0, v: 0 }, 0.92, { 5: { char: "u", prob: 0.005 } });
+    const word = { text: "Lindqvist", matrix: region.matrix, from: 0, to: region.matrix.steps };
+    // Without the letters' own probabilities the census carries the choice, as before.
+    expect(rescoreNameWord(word, names).text).toBe("Lindquist");
+    expect(rescoreNameWord({ ...word, chars: region.read.chars }, names).text).toBe("Lindqvist");
+    // The same letter read without certainty may still be the listed name's.
+    const doubtful = syntheticRegion("Lindqvist", { u: 0, v: 0 }, 0.85, { 5: { char: "u", prob: 0.05 } });
+    const unsure = { text: "Lindqvist", matrix: doubtful.matrix, from: 0, to: doubtful.matrix.steps };
+    expect(rescoreNameWord({ ...unsure, chars: doubtful.read.chars }, names).text).toBe("Lindquist");
+  });
+
   it("keeps a rare listed surname read clearly instead of a common one an edit away", () => {
     const names = fromWords(
       [],

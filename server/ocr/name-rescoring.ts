@@ -98,7 +98,10 @@ export function rescoreNameWord(
     const two = twoNames(core, lexicon);
     return two ? { text: prefix + two.text + suffix, factor: two.factor } : kept;
   };
-  const near = candidateNames(word, core, lexicon, prefix || suffix);
+  const sure = sureLetters(word, core);
+  const near = candidateNames(word, core, lexicon, prefix || suffix).filter((name) =>
+    keepsSureLetters(core, name, sure),
+  );
   if (near.length === 0) return known ? kept : split();
   // Scored with what was read around the name ("O'" of "O'Brien", "-Jones" of "Smith-Jones").
   const logOf = (name: string) => labelLogProb(word.matrix, prefix + name + suffix, word.from, word.to);
@@ -192,6 +195,47 @@ function apostropheName(word: NameWord, lexicon: NameLexicon): string | null {
 }
 
 const LETTERS = new Grammar([[{ chars: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", min: 1, max: 40 }]]);
+
+/**
+ * A letter the recogniser read at least this surely is written: a listed name that changes or drops it is not what
+ * the page shows ("Lindqvist", its v read at 0.95, is no misread "Lindquist"; "ANDERSSON" no "ANDERSON").
+ */
+const SURE_LETTER = 0.9;
+
+/** Which of the reading's letters were read surely, or null when the word's characters do not spell it. */
+function sureLetters(word: NameWord, core: string): boolean[] | null {
+  const letters = (word.chars ?? []).filter((c) => /[A-Za-z]/.test(c.char));
+  const tail = letters.slice(letters.length - core.length);
+  if (tail.length !== core.length || tail.map((c) => c.char).join("") !== core) return null;
+  return tail.map((c) => c.prob >= SURE_LETTER);
+}
+
+/**
+ * Whether `name` is reached from the reading by editing only letters read without certainty (adding letters is
+ * free: handwriting loses them), in at most one edit more than MAX_EDITS (a name near the next-best reading).
+ */
+function keepsSureLetters(core: string, name: string, sure: boolean[] | null): boolean {
+  if (!sure) return true;
+  const a = core.toLowerCase();
+  const b = name.toLowerCase();
+  const limit = MAX_EDITS + 1;
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [sure[i - 1] ? Number.POSITIVE_INFINITY : row[0]! + 1];
+    for (let j = 1; j <= b.length; j++) {
+      const same = a[i - 1] === b[j - 1];
+      next.push(
+        Math.min(
+          same ? row[j - 1]! : sure[i - 1] ? Number.POSITIVE_INFINITY : row[j - 1]! + 1,
+          sure[i - 1] ? Number.POSITIVE_INFINITY : row[j]! + 1,
+          next[j - 1]! + 1,
+        ),
+      );
+    }
+    row = next;
+  }
+  return row[b.length]! <= limit;
+}
 
 /**
  * The dictionary names near the reading and near the recogniser's next-best reading of the same steps (letters

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { strokeMatrix } from "./digit-reading";
 import { extractSheetFields } from "./field-extraction";
-import { chooseRunDigits, type DigitRunStrokes, digitRuns, prefixFromLabel } from "./record-number-reading";
+import {
+  chooseRunDigits,
+  type DigitRunStrokes,
+  digitAtPrefixEnd,
+  digitRuns,
+  prefixFromLabel,
+} from "./record-number-reading";
 import { syntheticRegion } from "./synthetic-region";
 
 /** The classifier's reading of a handwritten number: each digit of `text` at `prob`, the rest spread evenly. */
@@ -91,5 +97,24 @@ describe("record numbers read by both readers", () => {
   it("gives a record number written under its label the label's prefix spelling", () => {
     const regions = [syntheticRegion("MRN:", { u: 100, v: 300 }), syntheticRegion("MKN8289049", { u: 170, v: 300 })];
     expect(extractSheetFields(regions, now).mrn.value).toBe("MRN8289049");
+  });
+
+  it("reads a prefix's last letter as the first digit when it is a digit's look-alike after a prefix", () => {
+    expect(digitAtPrefixEnd("HZ680208")).toBe("H2680208");
+    expect(digitAtPrefixEnd("MRNI74143")).toBe("MRN174143");
+    expect(digitAtPrefixEnd("URS12345")).toBe("UR512345");
+    // A record word of its own, no look-alike, a longer prefix before it, too few digits, no prefix: as read.
+    expect(digitAtPrefixEnd("NHS1234567")).toBeNull();
+    expect(digitAtPrefixEnd("HK4139310")).toBeNull();
+    expect(digitAtPrefixEnd("ABZ680208")).toBeNull();
+    expect(digitAtPrefixEnd("HZ6802")).toBeNull();
+    expect(digitAtPrefixEnd("2680208")).toBeNull();
+  });
+
+  it("reads the look-alike at the prefix's end in the sheet's fields, and asks for a check", () => {
+    const regions = [syntheticRegion("Hosp. No:", { u: 100, v: 300 }), syntheticRegion("HZ680208", { u: 260, v: 300 })];
+    const mrn = extractSheetFields(regions, now).mrn;
+    expect(mrn.value).toBe("H2680208");
+    expect(mrn.confidence).toBeLessThan(0.8);
   });
 });

@@ -236,3 +236,23 @@ export function prefixFromLabel(value: string, labelText: string): string {
   const apart = [...word].filter((ch, i) => prefix[i]!.toUpperCase() !== ch).length;
   return apart === 1 ? word + value.slice(prefix.length) : value;
 }
+
+/** Capitals a handwritten digit is read as, and the digit (the prefix is in capitals by then: parseMrn). */
+const BOUNDARY_DIGITS: Record<string, string> = { Z: "2", O: "0", S: "5", I: "1", B: "8" };
+/** Confidence factor of a prefix's last letter read as a digit: under the screen's 0.8, so the field is checked. */
+export const BOUNDARY_FACTOR = 0.75;
+
+/**
+ * A record number's first digit read as a letter at the end of its prefix ("HZ680208" for H2680208, "MRNI74143"):
+ * the letter is a digit's look-alike and what is left before it is a record word or a single capital, the prefixes
+ * record numbers are written with; a prefix that is itself a record word ("NHS") stays. Null when nothing changes.
+ */
+export function digitAtPrefixEnd(value: string): string | null {
+  const m = /^([A-Z]{2,5})(\d.*)$/.exec(value);
+  if (!m || (m[2]!.match(/\d/g) ?? []).length < MIN_DIGITS) return null;
+  const prefix = m[1]!;
+  const digit = BOUNDARY_DIGITS[prefix.at(-1)!];
+  const rest = prefix.slice(0, -1);
+  if (!digit || RECORD_WORDS.has(prefix) || !(rest.length === 1 || RECORD_WORDS.has(rest))) return null;
+  return rest + digit + m[2]!;
+}
