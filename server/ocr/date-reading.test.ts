@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { choosePatientDates, leadsWithDate, readDateOptions, weighDatesByStrokes } from "./date-reading";
+import {
+  choosePatientDates,
+  dateShareOfStrip,
+  leadsWithDate,
+  readDateOptions,
+  weighDatesByStrokes,
+} from "./date-reading";
 import { ASCII_CHARS, type CharMatrix } from "./text-recognizer";
 
 const now = new Date("2026-11-24T12:00:00Z");
@@ -98,6 +104,14 @@ describe("dates read as three numbers", () => {
     expect(leadsWithDate("1977-0q-a7 Sex:F")).toBe(true);
     expect(leadsWithDate("Sex: F")).toBe(false);
     expect(leadsWithDate("30.1a.20al")).toBe(false);
+  });
+
+  it("finds where a date run into the next field's label ends, for its strokes to be read alone", () => {
+    // "21/07/41sex:F": 8 characters of date, the label from the 9th; steps are 2k+1 for the k-th character.
+    const share = dateShareOfStrip(matrixOf(sure("21/07/41sex:F")))!;
+    expect(share * (2 * 13 + 1)).toBeCloseTo((15 + 17 + 1) / 2);
+    expect(dateShareOfStrip(matrixOf(sure("21/07/1941")))).toBeNull();
+    expect(dateShareOfStrip(matrixOf(sure("Sex: F")))).toBeNull();
   });
 
   it("offers the strokes' date that differs from the recogniser's in one number, and leaves both doubtful", () => {

@@ -77,6 +77,18 @@ export function dateStart(matrix: CharMatrix): number {
   return chars[colon + 1]!.step;
 }
 
+/**
+ * Where, as a share of the strip's width, a date run into the next field's label ends ("21/07./41sex:F"): halfway
+ * between the date's last character and the label's first, so that the date's strokes can be read without the
+ * label's letters. Null when the strip holds no such label.
+ */
+export function dateShareOfStrip(matrix: CharMatrix): number | null {
+  const { text, chars } = ctcDecode(matrix);
+  const start = wordStart(text);
+  if (start <= 0 || !leadsWithDate(text)) return null;
+  return (chars[start - 1]!.step + chars[start]!.step + 1) / 2 / matrix.steps;
+}
+
 /** The fewest digits a written date has ("1.5.22"). */
 const MIN_DATE_DIGITS = 4;
 
@@ -259,7 +271,8 @@ export function weighDatesByStrokes(options: DateOption[], strokes: CharMatrix, 
   return weighed.filter((o) => o.confidence > 0).sort((a, b) => b.confidence - a.confidence);
 }
 
-const MAX_AGE_YEARS = 120;
+/** No patient is older: a birth further back is no reading of a date of birth, and no larger number an age. */
+export const MAX_AGE_YEARS = 120;
 const yearsBetween = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / (365.25 * 86_400_000);
 const today = (now: Date) => now.toISOString().slice(0, 10);
 

@@ -747,4 +747,21 @@ describe("an age beside a numeric date of birth (issue 23, held-out 6161 after s
     const misread = [at("DOB/Age:", { u: 100, v: 300 }), at("3/Age: Nov 21, 1975 (49y)", { u: 200, v: 300 })];
     expect(extractSheetFields(misread, now).patientDob.value).toBe("1975-11-21");
   });
+
+  it("weighs a date run into the next field's label by the strokes of the date's part of the strip", () => {
+    // The recogniser read the 7 of "27/07/41" rather as a 1; the strokes of the date's part read it (the "F" is the
+    // sex's).
+    const strip = at("21/07/41sex:", { u: 200, v: 300 }, 0.6, { 1: { char: "7", prob: 0.35 } });
+    strip.dateStrokes = at("27/07/41", { u: 200, v: 300 }, 0.99).matrix;
+    const regions = [at("Date of Birth:", { u: 20, v: 300 }), strip, at("F", { u: 420, v: 300 })];
+    expect(extractSheetFields(regions, now).patientDob.value).toBe("1941-07-27");
+  });
+
+  it("takes no year for an age when its 1 was read as a bracket ('21.5.(979': no one is 979)", () => {
+    const year = [
+      at("D.O.B.:", { u: 100, v: 300 }),
+      at("21.5.(979", { u: 200, v: 300 }, 0.95, { 5: { char: "1", prob: 0.04 } }),
+    ];
+    expect(extractSheetFields(year, now).patientDob.value).toBe("1979-05-21");
+  });
 });

@@ -9,6 +9,7 @@ import {
   choosePatientDates,
   type DateOption,
   leadsWithDate,
+  MAX_AGE_YEARS,
   poolDateOptions,
   readDateOptions,
   weighDatesByStrokes,
@@ -610,7 +611,7 @@ export function extractSheetFields(
         spans,
         stretched.filter((s) => s !== null),
         now,
-        cropSpans(pieces, spans, (r) => r.dateStrokes ?? undefined, false),
+        cropSpans(pieces, spans, (r) => r.dateStrokes ?? undefined, false) ?? runOnStrokes(pieces),
         monthFirst,
       );
       const current = dates[field];
@@ -815,6 +816,17 @@ function dateOptions(
   return value ? [{ value, confidence: joined.confidence * factor }] : [];
 }
 
+/**
+ * The strokes of a date run into the next field's label ("7.06.2005 Sex:" then "M"): those of the date's part of
+ * its strip (recognize-page.ts), the pieces after it being the other field's.
+ */
+function runOnStrokes(pieces: Piece[]): Span[] | null {
+  const first = pieces[0]!;
+  const strokes = first.region.dateStrokes;
+  if (!strokes || first.from !== 0 || !leadsWithDate(first.region.read.text)) return null;
+  return [{ matrix: strokes, from: 0, to: strokes.steps }];
+}
+
 /** A named-month date that needed repairs (separators, look-alike digits, the month's letters) is shown for checking. */
 const REPAIRED_FACTOR = 0.6;
 
@@ -868,8 +880,13 @@ export function withoutAge(allSpans: Span[]): Span[] {
   const lastIndex = out.length - 1;
   const last = decoded(out[lastIndex]!);
   const after = AGE_AFTER.exec(last.text);
-  // The date must keep its digits: "12/03/1961" alone is no "age" of 61.
-  if (after && /\d.*(?:[./\s-]|[A-Za-z]{3}).*\d/.test(last.text.slice(0, after.index))) {
+  // The date must keep its digits: "12/03/1961" alone is no "age" of 61; nor is a year whose 1 was read as a bracket
+  // ("21.5.(929") an age of 929.
+  if (
+    after &&
+    Number(/\d+/.exec(after[0])![0]) <= MAX_AGE_YEARS &&
+    /\d.*(?:[./\s-]|[A-Za-z]{3}).*\d/.test(last.text.slice(0, after.index))
+  ) {
     out[lastIndex] = { ...out[lastIndex]!, to: last.chars[after.index]!.step };
   }
   return ageSpans || before || (after && out[lastIndex] !== spans[lastIndex]) ? out : allSpans;

@@ -1,4 +1,5 @@
 import { markChoiceRings } from "./choice-rings";
+import { dateShareOfStrip } from "./date-reading";
 import { readDatesByStrokes, readDigitsByStrokes } from "./digit-reading";
 import { matchLabel } from "./field-extraction";
 import { loadPaddleModels } from "./paddle-models";
@@ -112,8 +113,13 @@ export async function readByStrokes(raster: Raster, frame: PageFrame, read: Read
   });
   const dates = read.filter((r) => r.wide && !r.alternates && dateLike(r.read.text));
   const merged = read.flatMap((r) => (r.value ? [r.value] : []));
-  const datesByStrokes = await readDatesByStrokes(raster, frame, [...dates, ...merged]);
-  [...dates, ...merged].forEach((r, k) => {
+  // A date run into the next field's label ("21/07./41sex:F"): the strokes of the date's part of the strip.
+  const runOn = read.flatMap((r) => {
+    const share = r.alternates || dateLike(r.read.text) ? null : dateShareOfStrip(r.matrix);
+    return share === null ? [] : [{ r, crop: { ...r, u1: r.u0 + share * (r.u1 - r.u0) } }];
+  });
+  const datesByStrokes = await readDatesByStrokes(raster, frame, [...dates, ...merged, ...runOn.map((x) => x.crop)]);
+  [...dates, ...merged, ...runOn.map((x) => x.r)].forEach((r, k) => {
     r.dateStrokes = datesByStrokes[k];
   });
   await readRecordNumbersByStrokes(raster, frame, read);
