@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ringsBeside } from "./choice-rings";
+import { ringsBeside, sexValueTail } from "./choice-rings";
 import { extractSheetFields } from "./field-extraction";
 import type { Raster } from "./raster";
 import { syntheticRegion as at } from "./synthetic-region";
@@ -55,10 +55,41 @@ describe("ringsBeside", () => {
 
 describe("sex printed as choices, decided by the ring on the page", () => {
   const label = () => at("Sex:", { u: 60, v: 40 });
-  it("gives no answer for a lone read letter beside a ring round an unread one", () => {
+  it("takes the pair's other choice for a ring round an unread letter in its place beside a lone read one", () => {
     const m = at("M", { u: 150, v: 40, w: 24 });
     m.choiceRings = [{ u0: 215, u1: 265 }];
-    expect(extractSheetFields([label(), m], now).sex.value).toBeNull();
+    expect(extractSheetFields([label(), m], now).sex.value).toBe("female");
+    const f = at("F", { u: 250, v: 40, w: 24 });
+    f.choiceRings = [{ u0: 165, u1: 215 }];
+    expect(extractSheetFields([label(), f], now).sex.value).toBe("male");
+  });
+
+  it("gives no answer for a ring on the wrong side of a lone letter, or far from it", () => {
+    const before = at("M", { u: 250, v: 40, w: 24 });
+    before.choiceRings = [{ u0: 165, u1: 215 }];
+    expect(extractSheetFields([label(), before], now).sex.value).toBeNull();
+    const far = at("M", { u: 150, v: 40, w: 24 });
+    far.choiceRings = [{ u0: 300, u1: 350 }];
+    expect(extractSheetFields([label(), far], now).sex.value).toBeNull();
+  });
+
+  it("judges the rings by the value's own letters' height, not by a taller label's region ('GENDER:M/' '/F')", () => {
+    const labelled = at("GENDER:M/", { u: 60, v: 40, h: 40 });
+    labelled.choiceRings = [];
+    const slashF = at("/F", { u: 168, v: 45, w: 24, h: 29 });
+    slashF.choiceRings = [{ u0: 135, u1: 165 }];
+    expect(extractSheetFields([labelled, slashF], now).sex.value).toBe("male");
+  });
+
+  it("looks for the ring at the value's end of a sex label's region ('SEX:M', the ringed F unread)", () => {
+    const region = at("SEX:M", { u: 60, v: 40, w: 90 });
+    expect(sexValueTail(region)?.u0).toBeGreaterThan(110);
+    expect(sexValueTail(at("Name:MAY", { u: 60, v: 40 }))).toBeNull();
+    expect(sexValueTail(at("Gender:Female", { u: 60, v: 40 }))).toBeNull();
+    // Unmarked (as before rings were looked for there), the text's "M" stood.
+    expect(extractSheetFields([region], now).sex.value).toBe("male");
+    region.choiceRings = [{ u0: 160, u1: 205 }];
+    expect(extractSheetFields([region], now).sex.value).toBe("female");
   });
 
   it("takes the ringed letter, even when the pen made it read another ('M / E', the ring on the E)", () => {

@@ -1,6 +1,7 @@
 // Printed choices with one circled by pen ("M / F"): the pen's ring can hide its letter from the text detector, so
 // the text alone may show only the OTHER letter. The page's pixels tell: where along the line a ring of ink is.
 import { RING, ringAround } from "./check-boxes";
+import { matchLabel } from "./field-labels";
 import type { Raster } from "./raster";
 import type { ReadRegion } from "./read-region";
 import type { PageFrame } from "./text-regions";
@@ -14,6 +15,8 @@ const SHORT = 4;
 const REACH = 4;
 /** A ring encloses one letter: a run of ringed windows wider than this (in heights) is ruling, not a ring. */
 const WIDEST = 2.5;
+/** How far (in heights) the ring round the pair's other, unread, choice stands from the read one's middle. */
+const NEXT_CHOICE = 3.5;
 
 const isShort = (r: ReadRegion) => r.read.text.replace(/\s+/g, "").length <= SHORT;
 
@@ -45,9 +48,28 @@ export function ringsBeside(raster: Raster, frame: PageFrame, region: ReadRegion
   return rings;
 }
 
-/** Marks the rings beside every short region of a page; called once per page while the raster is at hand. */
+/**
+ * A sex label's region that ends in a short value ("SEX:M", "Gender: M /"): the part after the label, where the
+ * choice read stands and the pen's ring round the other, unread, stands beside it. Null for any other region.
+ */
+export function sexValueTail(region: ReadRegion): ReadRegion | null {
+  const hit = matchLabel(region);
+  if (hit?.field !== "sex") return null;
+  const tail = region.read.chars.filter((c) => c.step > hit.endStep && /\S/.test(c.char));
+  if (tail.length === 0 || tail.length > SHORT) return null;
+  const u0 = region.u0 + (tail[0]!.step / Math.max(1, region.matrix.steps)) * (region.u1 - region.u0);
+  return { ...region, u0: Math.max(region.u0, u0 - 0.25 * (region.v1 - region.v0)) };
+}
+
+/**
+ * Marks the rings beside every short region of a page, and beside the value's end of a sex label's region (its rings
+ * then belong to that end); called once per page while the raster is at hand.
+ */
 export function markChoiceRings(raster: Raster, frame: PageFrame, regions: ReadRegion[]): void {
-  for (const region of regions) if (isShort(region)) region.choiceRings = ringsBeside(raster, frame, region);
+  for (const region of regions) {
+    const looked = isShort(region) ? region : sexValueTail(region);
+    if (looked) region.choiceRings = ringsBeside(raster, frame, looked);
+  }
 }
 
 type Sex = "male" | "female" | "other";
@@ -67,10 +89,11 @@ function lettersOf({ region: r, from }: ValuePiece) {
 /**
  * Sex from the rings on its value's line, when its pieces are printed choices or a lone letter: the one ringed
  * letter wins ("M / E" with the ring on the E: the pair's second choice, female); a ring round no read letter (its
- * letter hidden by the pen) or two rings: no answer. The first choice may be read in the label's own region
- * ("Gender:M" then the ringed "F"): its letters count from the value's step, and its rings, not looked for on so long
- * a region, come from the short pieces. Undefined: the rings were not looked for or the value is a word ("Female"),
- * and the text decides as before. No ring seen: the text's answer stands.
+ * letter hidden by the pen) beside a lone read choice: the pair's other one (pairedWithRing); else, or two rings: no
+ * answer. The first choice may be read in the label's own region ("Gender:M" then the ringed "F"): its letters count
+ * from the value's step, and its rings are those looked for at that region's value end (markChoiceRings) and beside
+ * the short pieces. Undefined: the rings were not looked for or the value is a word ("Female"), and the text decides
+ * as before. No ring seen: the text's answer stands.
  */
 export function sexByRings(pieces: ValuePiece[], fromText: Sex | null): Sex | null | undefined {
   const valueText = (p: ValuePiece) =>
@@ -80,11 +103,14 @@ export function sexByRings(pieces: ValuePiece[], fromText: Sex | null): Sex | nu
       .join("")
       .replace(/\s+/g, "");
   if (pieces.length === 0 || pieces.some((p) => valueText(p).length > SHORT)) return undefined;
-  const looked = pieces.filter((p) => p.from === 0 && p.region.choiceRings !== undefined).map((p) => p.region);
+  // A label's region is looked along only at its value's end (markChoiceRings): its rings are that end's.
+  const looked = pieces.filter((p) => p.region.choiceRings !== undefined).map((p) => p.region);
   if (looked.length === 0 || pieces.some((p) => p.from === 0 && p.region.choiceRings === undefined)) return undefined;
   const letters = pieces.flatMap(lettersOf);
   if (letters.length === 0 || letters.length > 2) return undefined;
-  const h = Math.max(...looked.map((r) => r.v1 - r.v0));
+  // The letters' height, from the value's own regions when there are: a label's region may be taller than its letters.
+  const own = pieces.filter((p) => p.from === 0 && p.region.choiceRings !== undefined).map((p) => p.region);
+  const h = Math.max(...(own.length ? own : looked).map((r) => r.v1 - r.v0));
   // The same ring seen from several pieces: one, by its middle. A piece much smaller than the letters (a letter
   // the pen made small, "E") looks with windows too small for the ring and sees its arcs as rings of their own.
   const rings: ChoiceRing[] = [];
@@ -97,6 +123,7 @@ export function sexByRings(pieces: ValuePiece[], fromText: Sex | null): Sex | nu
   if (rings.length > 1) return null;
   const ring = rings[0]!;
   const inside = letters.filter((l) => l.u >= ring.u0 && l.u <= ring.u1);
+  if (inside.length === 0 && letters.length === 1) return pairedWithRing(letters[0]!, ring, h);
   if (inside.length !== 1) return null;
   const ringed = LETTER_SEX[inside[0]!.char.toLowerCase()];
   if (ringed) return ringed;
@@ -107,5 +134,19 @@ export function sexByRings(pieces: ValuePiece[], fromText: Sex | null): Sex | nu
   const ringedSecond = inside[0]!.u > other.u;
   if (plain === "male" && ringedSecond) return "female";
   if (plain === "female" && !ringedSecond) return "male";
+  return null;
+}
+
+/**
+ * One choice read plain and a ring round an unread letter beside it: of "M / F", the pen hid the other choice. Only
+ * the pair's order answers ("M" then a ring after it: female; a ring before "F": male) and only when the ring stands
+ * in the next choice's place (within NEXT_CHOICE heights); a ring elsewhere, or on the wrong side, gives no answer.
+ */
+function pairedWithRing(letter: { char: string; u: number }, ring: ChoiceRing, h: number): Sex | null {
+  const read = LETTER_SEX[letter.char.toLowerCase()];
+  const mid = (ring.u0 + ring.u1) / 2;
+  if (Math.abs(mid - letter.u) > NEXT_CHOICE * h) return null;
+  if (read === "male" && mid > letter.u) return "female";
+  if (read === "female" && mid < letter.u) return "male";
   return null;
 }

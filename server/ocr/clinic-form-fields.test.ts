@@ -93,3 +93,20 @@ describe("split names on photos of other clinics' forms", () => {
     expect(extractSheetFields(regions, now).patientName.value).toBe("HENDERSON, Richard");
   });
 });
+
+/** Cases found on the photos of the tuning seeds 2323, 4545 and 7171 (issue 23, formphotos). */
+describe("photos of other clinics' header forms", () => {
+  it("reads a date from its label's region when the date's own crop lost its first digit", () => {
+    const label = at("Date of Service (MM/DD/YYYY): 11/06/2020", { u: 100, v: 300 });
+    label.value = at(":1/06/2020", { u: 400, v: 300 });
+    expect(extractSheetFields([label], now).examDate.value).toBe("2020-11-06");
+    // An own crop that read the date whole is still the one read.
+    label.value = at("11/08/2020", { u: 400, v: 300 });
+    expect(extractSheetFields([label], now).examDate.value).toBe("2020-11-08");
+  });
+
+  it("ends a label's remark at its colon when the photo lost its ')' (the next field's label is cut off)", () => {
+    const regions = [at("Name (Last,First:RODRIGUEZ Nancy Reason for exam:", { u: 100, v: 300 })];
+    expect(extractSheetFields(regions, now).patientName.value).toBe("RODRIGUEZ Nancy");
+  });
+});

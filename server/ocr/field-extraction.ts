@@ -78,6 +78,22 @@ function firstInkU(region: ReadRegion): number | null {
 }
 
 /**
+ * A date's own crop cut from its label's region (recognize-page.ts) that starts or ends inside the date's first or
+ * last digit reads every digit but that one ("Date of Service: 11/06/2020" whose own crop read ":1/06/2020"): the
+ * label's region, which read it whole, is read instead.
+ */
+export function ownCropLostDigit(label: ReadRegion, own: ReadRegion, endStep: number): boolean {
+  const digits = (chars: DecodedChar[]) =>
+    chars
+      .map((c) => c.char)
+      .join("")
+      .replace(/\D/g, "");
+  const whole = digits(label.read.chars.filter((c) => c.step >= endStep));
+  const cut = digits(own.read.chars);
+  return whole.length >= 6 && (cut === whole.slice(1) || cut === whole.slice(0, -1));
+}
+
+/**
  * The regions (or the part of the label's own region) holding a label's value: written in the label's own region
  * and on after it, else right of it or on the line(s) below it (key-value-pairing.ts).
  */
@@ -85,7 +101,8 @@ function valuePieces(label: ReadRegion, hit: LabelHit, regions: ReadRegion[], is
   const pieces: Piece[] = [];
   if (hit.endStep < label.matrix.steps - 1) {
     // A value written in the label's own region: its own reading when there is one (dates), else its steps.
-    pieces.push(label.value ? { region: label.value, from: 0 } : { region: label, from: hit.endStep });
+    const own = label.value && !ownCropLostDigit(label, label.value, hit.endStep) ? label.value : null;
+    pieces.push(own ? { region: own, from: 0 } : { region: label, from: hit.endStep });
   }
   // A date's value may stand far right of its label on a long write-on line, when its own region holds none.
   const reachFar = pieces.length === 0 && (hit.field === "patientDob" || hit.field === "examDate");

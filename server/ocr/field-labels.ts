@@ -558,10 +558,14 @@ export function splitMergedFields(regions: ReadRegion[], aliases: readonly Label
 
 const textOf = (chars: { char: string }[]) => chars.map((c) => c.char).join("");
 
-/** Whether character `i` lies inside brackets opened before it and not closed yet. */
+/**
+ * Whether character `i` lies inside brackets opened before it and not closed yet. A colon closes them: a label's
+ * remark ends before its colon, also when a photo lost the ")" ("Name (Last,First:RODRIGUEZ Nancy Reason for exam:").
+ */
 function insideBrackets(chars: { char: string }[], i: number): boolean {
   let depth = 0;
-  for (const c of chars.slice(0, i)) depth += c.char === "(" ? 1 : c.char === ")" ? -1 : 0;
+  for (const c of chars.slice(0, i))
+    depth = c.char === ":" ? 0 : depth + (c.char === "(" ? 1 : c.char === ")" ? -1 : 0);
   return depth > 0;
 }
 
