@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkMark } from "./check-boxes";
+import { checkMark, nthSmallest } from "./check-boxes";
 import type { Raster } from "./raster";
 import type { PageFrame } from "./text-regions";
 
@@ -174,5 +174,24 @@ describe("checkMark", () => {
         label,
       ).state,
     ).toBe("empty");
+  });
+});
+
+describe("nthSmallest", () => {
+  it("selects what sorting would put at that index, ties and all", () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let t = 0; t < 2000; t++) {
+      const n = 1 + Math.floor(random() * 200);
+      // Half the values from a few levels (paper and ink repeat exactly), half anywhere.
+      const values = Float32Array.from({ length: n }, () =>
+        random() < 0.5 ? Math.floor(random() * 5) * 50 : random() * 255,
+      );
+      const k = Math.floor(random() * n);
+      expect(nthSmallest(Float32Array.from(values), k)).toBe(Float32Array.from(values).sort()[k]);
+    }
   });
 });

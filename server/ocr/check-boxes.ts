@@ -1,7 +1,7 @@
 // Is the check box left of a printed label marked? Looks at the page's pixels just left of the label (a square,
 // a circle, a printed "☐" or "[ ]") and around the label itself (a clinician may circle the word instead).
 import type { Raster } from "./raster";
-import { fromFrame, type PageFrame } from "./text-regions";
+import type { PageFrame } from "./text-regions";
 
 /** What the page shows at one label: a marked box (tick, cross, fill or a circled word), an empty one, or doubt. */
 export type CheckMark = { state: "marked" | "empty" | "unclear"; confidence: number; how: "box" | "circled" | null };
@@ -14,30 +14,63 @@ const EMPTY = 0.045;
 export const RING = 0.6;
 const NO_RING = 0.25;
 
-/** A grey window of the page in the deskewed frame (one sample per page pixel), and which samples are ink. */
+/**
+ * A grey window of the page in the deskewed frame (one sample per page pixel), and which samples are ink. Called
+ * about 2,000 times a photo page (choice-rings.ts slides a window along every short region), so the frame's
+ * rotation is written out inline and paper's level is selected, not sorted for.
+ */
 function inkWindow(raster: Raster, frame: PageFrame, w: Span) {
   const width = Math.max(1, Math.round(w.u1 - w.u0));
   const height = Math.max(1, Math.round(w.v1 - w.v0));
   const grey = new Float32Array(width * height);
+  const { cos, sin } = frame;
+  const { width: rw, height: rh, data } = raster;
   for (let j = 0; j < height; j++) {
+    const v = w.v0 + j;
     for (let i = 0; i < width; i++) {
-      const { x, y } = fromFrame(frame, w.u0 + i, w.v0 + j);
-      const px = Math.round(x);
-      const py = Math.round(y);
-      if (px < 0 || py < 0 || px >= raster.width || py >= raster.height) {
+      const u = w.u0 + i;
+      // fromFrame (text-regions.ts), the same arithmetic.
+      const px = Math.round(u * cos - v * sin);
+      const py = Math.round(u * sin + v * cos);
+      if (px < 0 || py < 0 || px >= rw || py >= rh) {
         grey[j * width + i] = 255;
         continue;
       }
-      const k = (py * raster.width + px) * 3;
-      grey[j * width + i] = 0.299 * raster.data[k]! + 0.587 * raster.data[k + 1]! + 0.114 * raster.data[k + 2]!;
+      const k = (py * rw + px) * 3;
+      grey[j * width + i] = 0.299 * data[k]! + 0.587 * data[k + 1]! + 0.114 * data[k + 2]!;
     }
   }
   // Paper is the bright end of the window (photos are shaded unevenly, so relative to the window, not the page).
-  const sorted = Float32Array.from(grey).sort();
-  const paper = sorted[Math.floor(sorted.length * 0.9)]!;
+  const paper = nthSmallest(Float32Array.from(grey), Math.floor(grey.length * 0.9));
   const ink = new Uint8Array(width * height);
   for (let k = 0; k < grey.length; k++) ink[k] = grey[k]! < paper * 0.6 ? 1 : 0;
   return { ink, width, height };
+}
+
+/** The value at index n of `values` sorted ascending (Hoare's selection; reorders `values`). */
+export function nthSmallest(values: Float32Array, n: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i] = values[j]!;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (n <= j) hi = j;
+    else if (n >= i) lo = i;
+    else return values[n]!;
+  }
+  return values[n]!;
 }
 
 type Component = { i0: number; i1: number; j0: number; j1: number };

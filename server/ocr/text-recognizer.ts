@@ -38,6 +38,17 @@ export function foldTable(charset: string[]): FoldTable {
   return { classes: Int32Array.from(classes), targets: Int32Array.from(targets) };
 }
 
+const inOrder = new Map<number, Int32Array>();
+/** 0, 1, ..., n - 1: the columns of a recogniser output that holds only the fold's classes. */
+const keptInOrder = (n: number) => {
+  let columns = inOrder.get(n);
+  if (!columns) {
+    columns = Int32Array.from({ length: n }, (_, i) => i);
+    inOrder.set(n, columns);
+  }
+  return columns;
+};
+
 /**
  * Crops a region from the page along the page's skew into the recogniser's normalised BGR strip layout: a bilinear
  * sample per strip pixel, written out inline because it runs for about two million pixels a page (through a helper
@@ -132,6 +143,9 @@ export async function recognizeRegions(
     const tensor = out[session.outputNames[0]!]!;
     const [, steps, classes] = tensor.dims as [number, number, number];
     const data = tensor.data as Float32Array;
+    // A recogniser that hands over only the kept columns (keep-output-columns.ts) has column n for class n of the
+    // fold; one with the whole dictionary has every class in its own column.
+    const column = classes === fold.classes.length ? keptInOrder(classes) : fold.classes;
     batch.forEach((ri, b) => {
       // Only the steps covering this strip (not the batch padding) belong to the region.
       const own = Math.min(steps, Math.ceil((widths[ri]! / width) * steps));
@@ -140,7 +154,7 @@ export async function recognizeRegions(
         const row = (b * steps + t) * classes;
         for (let n = 0; n < fold.classes.length; n++) {
           const target = t * 96 + fold.targets[n]!;
-          probs[target] = probs[target]! + data[row + fold.classes[n]!]!;
+          probs[target] = probs[target]! + data[row + column[n]!]!;
         }
       }
       results[ri] = { steps: own, probs };
