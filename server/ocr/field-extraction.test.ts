@@ -45,11 +45,17 @@ describe("extractPatientFields", () => {
     expect(extractPatientFields(name, now).patientName.value).toBe("IDA KING");
   });
 
-  it("takes a long label with one letter misread when its colon follows, not a look-alike word", () => {
+  it("takes a long label with one letter misread when its colon follows or it stands alone, not a look-alike word", () => {
     const misread = [at("Patent Name:", { u: 100, v: 300 }), at("Ingrid Anderson", { u: 290, v: 300 })];
     expect(extractPatientFields(misread, now).patientName.value).toBe("Ingrid Anderson");
+    // Without its colon, only alone in its region: a long label one letter off ("Reterring Doctor" on a photo).
     const noColon = [at("Patent Name", { u: 100, v: 300 }), at("Ingrid Anderson", { u: 290, v: 300 })];
-    expect(extractPatientFields(noColon, now).patientName.value).toBeNull();
+    expect(extractPatientFields(noColon, now).patientName.value).toBe("Ingrid Anderson");
+    const inValue = [at("Name:", { u: 100, v: 300 }), at("Patent Name Ingrid", { u: 200, v: 300 })];
+    expect(extractPatientFields(inValue, now).patientName.value).toBe("Patent Name Ingrid");
+    // A short label one letter off ("Nane") is no label without its colon, alone or not.
+    const short = [at("Nane", { u: 100, v: 300 }), at("Ingrid Anderson", { u: 200, v: 300 })];
+    expect(extractPatientFields(short, now).patientName.value).toBeNull();
   });
 
   it("skips a sliver the detector found between a label and its value", () => {

@@ -246,6 +246,8 @@ export type LabelHit = {
 
 /** Labels this long may have one letter misread, added or lost. */
 const FUZZY_LABEL_LENGTH = 6;
+/** A label this long (letters) one letter off is still a label without its colon when nothing else is in its region. */
+const FUZZY_ALONE_LENGTH = 10;
 /** A label's own words may run on to its colon ("Sonographer initials:", "Patient Name (Surname, Given):"). */
 const MAX_LABEL_TAIL = 30;
 
@@ -349,7 +351,8 @@ function matchChars(
       const person = !colon && /^[A-Z]/.test(chars[0]?.char ?? "") && personFollows(field, chars, endIndex);
       if (label.length <= 4 && !colon && !digitsFollow && !whole && !typed && !leader && !person) continue;
       if (colonOnly && !colon) continue;
-      if (fuzzy && !colon && !leader) continue;
+      // A long label one letter off stands without its colon only alone in its region ("Reterring Doctor").
+      if (fuzzy && !colon && !leader && !(whole && label.length >= FUZZY_ALONE_LENGTH)) continue;
       // ")" closes a remark the label word took the last letter of ("Given name(s)").
       while (next < chars.length && (/[:\s.#)]/.test(chars[next]!.char) || LEADER.test(chars[next]!.char))) next++;
       if (whole) next = chars.length;
