@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fieldOfLabel, lexiconFieldOf } from "./field-labels";
+import { fieldOfLabel, lexiconFieldOf, matchLabel } from "./field-labels";
+import { syntheticRegion } from "./synthetic-region";
 
 describe("the field a printed label names on a blank form (one lexicon with the reader's)", () => {
   it.each([
@@ -59,5 +60,28 @@ describe("labels of other clinics' wordings (issue 23, third session)", () => {
     ["Date of birth (DD/MM/YY)", "patientDob"],
   ])("%s names %s", (text, field) => {
     expect(fieldOfLabel(text)).toBe(field);
+  });
+});
+
+describe("labels with their value against them on photos", () => {
+  const hit = (text: string) => {
+    const region = syntheticRegion(text, { u: 0, v: 0 }, 0.9);
+    const found = matchLabel(region);
+    const valueFrom = region.read.chars.find((c) => c.step > (found?.endStep ?? Number.POSITIVE_INFINITY));
+    return {
+      field: found?.field,
+      value: valueFrom ? region.read.text.slice(region.read.chars.indexOf(valueFrom)) : "",
+    };
+  };
+
+  it("ends the label before one capital ending its region, the overlapping value's first letter", () => {
+    expect(hit("Patient NameP")).toEqual({ field: "patientName", value: "P" });
+    // A small letter is no value's capital: "Patient" is the label, "Namep" its value (as before).
+    expect(hit("Patient Namep")).toEqual({ field: "patientName", value: "Namep" });
+  });
+
+  it("takes a long label one letter off without its colon when capitals run against it", () => {
+    expect(hit("Refering physicianDRICHEN")).toEqual({ field: "referringPhysician", value: "DRICHEN" });
+    expect(hit("Refering physician DRICHEN").field).toBeUndefined();
   });
 });

@@ -351,8 +351,10 @@ function matchChars(
       const person = !colon && /^[A-Z]/.test(chars[0]?.char ?? "") && personFollows(field, chars, endIndex);
       if (label.length <= 4 && !colon && !digitsFollow && !whole && !typed && !leader && !person) continue;
       if (colonOnly && !colon) continue;
-      // A long label one letter off stands without its colon only alone in its region ("Reterring Doctor").
-      if (fuzzy && !colon && !leader && !(whole && label.length >= FUZZY_ALONE_LENGTH)) continue;
+      // A long label one letter off stands without its colon only alone in its region ("Reterring Doctor") or with
+      // a value in capitals against it ("Refering physicianDRICHEN").
+      const alone = whole || capitalsRunIn(label, chars, endIndex);
+      if (fuzzy && !colon && !leader && !(alone && label.length >= FUZZY_ALONE_LENGTH)) continue;
       // ")" closes a remark the label word took the last letter of ("Given name(s)").
       while (next < chars.length && (/[:\s.#)]/.test(chars[next]!.char) || LEADER.test(chars[next]!.char))) next++;
       if (whole) next = chars.length;
@@ -470,14 +472,15 @@ function titleIsValues(
 
 /**
  * A long label printed in small letters with a value in capitals written against it, no colon or space between
- * ("Family nameHENDERSON"): the case changes where the label ends.
+ * ("Family nameHENDERSON"): the case changes where the label ends. One capital ending the region is the value's
+ * first letter, which the value's own region overlapping the label's took too ("Patient NameP", "PAUL E ...").
  */
 function capitalsRunIn(label: string, chars: { char: string }[], endIndex: number): boolean {
   const run = chars
     .slice(endIndex, endIndex + 3)
     .map((c) => c.char)
     .join("");
-  return label.length >= 5 && /^[a-z][A-Z]{2}$/.test(run);
+  return label.length >= 5 && (/^[a-z][A-Z]{2}$/.test(run) || /^[a-z][A-Z]$/.test(run));
 }
 
 /** A doctor's title starts the value right after a referrer's label, with no space between ("Ref DrDr. Y Hughes"). */
