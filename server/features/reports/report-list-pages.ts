@@ -267,13 +267,22 @@ async function readBookmarks(
   where: SQL,
   how: BookmarkRead,
 ): Promise<Bookmarks> {
-  const parts = partsOf[sort];
-  const columns = parts.map((part) => (how === "jump" ? jumpedPart(part, where) : rankedPart(part, where)));
   const [row] = await queryRows<{ version: string | number; parts: unknown }>(
     db,
-    sql`select ${listVersion(clinicId)} as version, json_build_array(${sql.join(columns, sql`, `)}) as parts`,
+    sql`select ${listVersion(clinicId)} as version, ${partsRead(sort, where, how)} as parts`,
   );
-  const read = (typeof row!.parts === "string" ? JSON.parse(row!.parts) : row!.parts) as {
+  return bookmarksOf(row!.version, row!.parts);
+}
+
+/** The bookmarks of every part of a query, as one json array (readBookmarks). */
+const partsRead = (sort: ReportSort, where: SQL, how: BookmarkRead) =>
+  sql`json_build_array(${sql.join(
+    partsOf[sort].map((part) => (how === "jump" ? jumpedPart(part, where) : rankedPart(part, where))),
+    sql`, `,
+  )})`;
+
+function bookmarksOf(version: string | number, parts: unknown): Bookmarks {
+  const read = (typeof parts === "string" ? JSON.parse(parts) : parts) as {
     n: number;
     marks: ReadMark[];
   }[];
@@ -287,7 +296,7 @@ async function readBookmarks(
     })),
   }));
   return {
-    version: Number(row!.version),
+    version: Number(version),
     total: counted.reduce((sum, p) => sum + p.count, 0),
     marked: true,
     parts: counted,
@@ -321,10 +330,18 @@ export function locate(
 
 /**
  * How bookmarks were obtained since the process started: read whole, recounted after writes, or only sized (the
- * total of a page from the start), how many pages came with their recount in one statement, and how many stale
- * page statements answered no row, so that the log took a statement of its own (for tests).
+ * total of a page from the start) or read in a page from the start when those sizes went stale, how many pages
+ * came with their recount in one statement, and how many stale page statements answered no row, so that the log
+ * took a statement of its own (for tests).
  */
-export const bookmarkStats = { read: 0, recounted: 0, pagedWithRecount: 0, sized: 0, logReadAlone: 0 };
+export const bookmarkStats = {
+  read: 0,
+  recounted: 0,
+  pagedWithRecount: 0,
+  sized: 0,
+  logReadAlone: 0,
+  markedFromStart: 0,
+};
 
 /** A segment may grow to this many rows by writes before its query's bookmarks are read again. */
 const MAX_SEGMENT = 2 * BOOKMARK_EVERY;
@@ -671,15 +688,22 @@ function queryKey(clinicId: number, sort: ReportSort, where: SQL) {
   return `${clinicId}|${sort}|${rendered.sql}|${JSON.stringify(rendered.params)}`;
 }
 
+const clinicRowsNow = (clinicId: number) =>
+  sql`(select ${reportCounters.liveCount} from ${reportCounters} where ${reportCounters.clinicId} = ${clinicId})`;
+
 /** The query's part sizes, the clinic's live reports and the version, as json text, in one scan of its rows. */
 const sizesNow = (clinicId: number, sort: ReportSort, where: SQL) => {
   const counts = partsOf[sort].map((part) =>
     part.condition ? sql`count(*) filter (where ${part.condition})` : sql`count(*)`,
   );
-  const clinicRows = sql`(select ${reportCounters.liveCount} from ${reportCounters} where ${reportCounters.clinicId} = ${clinicId})`;
-  return sql`(select json_build_object('version', ${listVersion(clinicId)}, 'clinicRows', ${clinicRows},
+  return sql`(select json_build_object('version', ${listVersion(clinicId)}, 'clinicRows', ${clinicRowsNow(clinicId)},
       'counts', json_build_array(${sql.join(counts, sql`, `)}))::text from ${reports} where ${where})`;
 };
+
+/** The query's bookmarks (by rank), the clinic's live reports and the version, as json text. */
+const marksNow = (clinicId: number, sort: ReportSort, where: SQL) =>
+  sql`(select json_build_object('version', ${listVersion(clinicId)}, 'clinicRows', ${clinicRowsNow(clinicId)},
+      'parts', ${partsRead(sort, where, "rank")})::text)`;
 
 /**
  * Whether a page from the start is better collected and sorted (PageShape.collect) than read in index order: an
@@ -693,9 +717,10 @@ const collects = (kept: Bookmarks | undefined, pageEnd: number) =>
  * A page near the start of a query whose total is a count (a search or a filter). The total is the expensive
  * part (a search's every match is read to count it), so it is kept with the query's bookmarks, or alone: while the
  * version is the kept one the page statement only reads the page; after writes, kept bookmarks are recounted
- * around the logged positions at the page statement's version (a few segments), and kept sizes alone are counted
- * again in the page statement itself (a CASE that counts only when the version moved: one statement, as without
- * them); without kept sizes the page statement counts (sizesNow) and they are kept. `read(pageIds,
+ * around the logged positions at the page statement's version (a few segments), and in place of kept sizes alone
+ * the page statement reads the query's bookmarks (a CASE that reads them only when the version moved: one
+ * statement, as without them; marksNow), so that later writes are recounted; without kept sizes the page
+ * statement counts (sizesNow) and they are kept. `read(pageIds,
  * changes)` as for pageFromBookmarks. Null for a page past the end (the caller counts). `collectable`: the query's
  * rows can be collected cheaply (search words: a trigram index).
  */
@@ -725,9 +750,11 @@ export async function pageFromStart<Row extends { changes: unknown }>(
     cache.delete(key);
     kept = undefined;
   }
+  // Sizes kept alone and now stale: the query is read again across a write, so its bookmarks are read instead of
+  // its count (one pass over its rows, as the count is), and later writes recount a few segments around them.
   const sizes = kept
     ? sql`(select case when ${listVersion(clinicId)} = ${kept.version} then '{"kept": true}'
-        else ${sizesNow(clinicId, sort, where)} end)`
+        else ${marksNow(clinicId, sort, where)} end)`
     : sizesNow(clinicId, sort, where);
   const rows = await read(pageIds, sizes);
   if (rows.length === 0) return null;
@@ -735,9 +762,16 @@ export async function pageFromStart<Row extends { changes: unknown }>(
     kept?: true;
     version: number | string;
     clinicRows: number | string | null;
-    counts: unknown;
+    counts?: unknown;
+    parts?: unknown;
   };
   if (state.kept && kept) return { rows, total: kept.total };
+  if (state.parts) {
+    const marked = { ...bookmarksOf(state.version, state.parts), clinicRows: Number(state.clinicRows ?? 0) };
+    bookmarkStats.markedFromStart += 1;
+    cache.set(key, marked);
+    return { rows, total: marked.total };
+  }
   const counts = countsOf(state.counts);
   const counted: Bookmarks = {
     version: Number(state.version),
