@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
-import { asc, desc, gt, sql } from "drizzle-orm";
+import { asc, gt, sql } from "drizzle-orm";
 import type { AuditAction } from "../../domain/audit-events";
-import type { Queryable } from "../db/client";
+import { type Db, type Queryable, queryRows } from "../db/client";
 import { auditEvents } from "../db/schema";
 
 export type AuditEntry = {
@@ -16,8 +16,6 @@ export type AuditEntry = {
 };
 
 export const GENESIS = "0".repeat(64);
-/** Arbitrary constant: serialises writers of the chain across connections and instances. */
-const CHAIN_LOCK = 730_117;
 
 /**
  * The chain's key (HMAC-SHA256), kept apart from the database (DATA_DIR/secrets/audit-key or AUDIT_KEY): someone
@@ -47,15 +45,46 @@ const exactCreatedAt = sql<string>`to_char(${auditEvents.createdAt} at time zone
 const microsecondText = (date: Date) => date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 
 /**
+ * The chain's head as this process last wrote or saw it: the guess that lets one statement append (decision 027).
+ * A wrong guess (another process appended, a transaction rolled back, another database in tests) costs one
+ * statement more, never a wrong link: the database checks it under the chain's lock.
+ */
+let guessedHead: string | null = null;
+
+/**
  * Appends one event. Call it inside the transaction of the change it records, so that both
  * commit or neither does. Details must never hold patient names or dates of birth.
+ *
+ * One statement when the guessed head is right: `audit_append` (migration 0028) takes the chain's lock, reads the
+ * head after it and inserts only when the hash was computed on that head; otherwise it answers the head and the
+ * hash is computed again on it. Inside a transaction the lock is then held, so the second call inserts.
  */
 export async function recordAudit(tx: Queryable, entry: AuditEntry): Promise<void> {
-  const key = currentKey();
-  await tx.execute(sql`select pg_advisory_xact_lock(${CHAIN_LOCK})`);
-  const [last] = await tx.select({ hash: auditEvents.hash }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1);
-  const createdAt = new Date();
-  const row = {
+  const fields = chainedFieldsOf(entry);
+  for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
+    if (await appendOn(tx, fields)) return;
+  }
+  throw new Error(
+    `The audit chain's head moved on each of ${APPEND_ATTEMPTS} attempts to append (not in a transaction?)`,
+  );
+}
+
+/** Inside a transaction the second attempt inserts; outside one, other writers may move the head in between. */
+const APPEND_ATTEMPTS = 10;
+
+/**
+ * An event that records no other change (a view, an export): one statement, its own transaction, when the
+ * guessed head is right; otherwise appended in a transaction as recordAudit does.
+ */
+export async function recordAuditAlone(db: Db, entry: AuditEntry): Promise<void> {
+  if (await appendOn(db, chainedFieldsOf(entry))) return;
+  await db.transaction((tx) => recordAudit(tx, entry));
+}
+
+type EventFields = Omit<ChainedFields, "createdAt" | "prevHash">;
+
+function chainedFieldsOf(entry: AuditEntry): EventFields {
+  return {
     clinicId: entry.clinicId ?? null,
     actorUserId: entry.actorUserId ?? null,
     action: entry.action,
@@ -64,13 +93,29 @@ export async function recordAudit(tx: Queryable, entry: AuditEntry): Promise<voi
     details: entry.details ?? {},
     ip: entry.ip ?? null,
     requestId: entry.requestId ?? null,
-    createdAt,
-    prevHash: last?.hash ?? GENESIS,
   };
-  await tx
-    .insert(auditEvents)
-    .values({ ...row, hash: keyedHash(key, { ...row, createdAt: microsecondText(createdAt) }) });
+}
+
+/** One call of `audit_append` on the guessed head: true when it inserted, else the guess is now the head. */
+async function appendOn(q: Queryable, fields: EventFields): Promise<boolean> {
+  const prevHash = guessedHead ?? GENESIS;
+  const createdAt = microsecondText(new Date());
+  const hash = keyedHash(currentKey(), { ...fields, createdAt, prevHash });
+  const [answer] = await queryRows<{ head: string | null }>(
+    q,
+    sql`select audit_append(${prevHash}::text, ${fields.clinicId}::integer, ${fields.actorUserId}::text,
+      ${fields.action}::text, ${fields.entityType}::text, ${fields.entityId}::text,
+      ${JSON.stringify(fields.details)}::text, ${fields.ip}::text, ${fields.requestId}::text, ${createdAt}::text,
+      ${hash}::text) as head`,
+  );
+  if (!answer) throw new Error("audit_append answered no row");
+  if (answer.head !== null) {
+    guessedHead = answer.head;
+    return false;
+  }
+  guessedHead = hash;
   for (const listener of recordedListeners) listener();
+  return true;
 }
 
 type ChainedFields = {

@@ -9,7 +9,7 @@ import {
 } from "../../../domain/exports/report-document";
 import { resolveTemplateSettings } from "../../../domain/exports/template-settings";
 import type { Db, Queryable } from "../../db/client";
-import { recordAudit } from "../../platform/audit";
+import { recordAuditAlone } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
 import { fileIdFromUrl, findClinicFileRows, readFileBytes } from "../files/files.service";
@@ -217,18 +217,16 @@ export async function exportReport(deps: ExportDeps, ctx: Ctx, request: ExportRe
       fileName: request.fileName ?? docxFileNameFromList(report.patientName, report.id),
     };
   }
-  await deps.db.transaction((tx) =>
-    recordAudit(tx, {
-      action: "report.exported",
-      clinicId: ctx.clinicId,
-      actorUserId: ctx.user.id,
-      entityType: "report",
-      entityId: report.id,
-      // Never the patient's name or the file name (it carries the name): format and template only.
-      details: { format: request.format, templateId, ...(request.pdfa ? { pdfa: "PDF/A-2b" } : {}) },
-      ip: ctx.ip,
-      requestId: ctx.requestId,
-    }),
-  );
+  await recordAuditAlone(deps.db, {
+    action: "report.exported",
+    clinicId: ctx.clinicId,
+    actorUserId: ctx.user.id,
+    entityType: "report",
+    entityId: report.id,
+    // Never the patient's name or the file name (it carries the name): format and template only.
+    details: { format: request.format, templateId, ...(request.pdfa ? { pdfa: "PDF/A-2b" } : {}) },
+    ip: ctx.ip,
+    requestId: ctx.requestId,
+  });
   return result;
 }

@@ -3,7 +3,7 @@ import type { Bundle } from "@medplum/fhirtypes";
 import { reportToFhirBundle } from "../../../domain/interop/fhir-report";
 import { reportToOruR01 } from "../../../domain/interop/hl7-oru";
 import type { InteropReport } from "../../../domain/interop/interop-report";
-import { recordAudit } from "../../platform/audit";
+import { recordAuditAlone } from "../../platform/audit";
 import type { Ctx } from "../../platform/context";
 import { type ExportDeps, renderReportPdfWithRows } from "./exports.service";
 
@@ -60,18 +60,16 @@ export function hl7MessageOf(input: InteropReport, now = new Date()): string {
 }
 
 async function auditExport(deps: ExportDeps, ctx: Ctx, reportId: number, format: "fhir" | "hl7") {
-  await deps.db.transaction((tx) =>
-    recordAudit(tx, {
-      action: "report.exported",
-      clinicId: ctx.clinicId,
-      actorUserId: ctx.user.id,
-      entityType: "report",
-      entityId: reportId,
-      details: { format, templateId: null },
-      ip: ctx.ip,
-      requestId: ctx.requestId,
-    }),
-  );
+  await recordAuditAlone(deps.db, {
+    action: "report.exported",
+    clinicId: ctx.clinicId,
+    actorUserId: ctx.user.id,
+    entityType: "report",
+    entityId: reportId,
+    details: { format, templateId: null },
+    ip: ctx.ip,
+    requestId: ctx.requestId,
+  });
 }
 
 /** GET /api/reports/{id}/fhir: a collection Bundle, audited as an export. */

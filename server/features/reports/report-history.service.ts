@@ -9,7 +9,7 @@ import {
 } from "../../../domain/contracts/reports";
 import { AppError, notFound } from "../../../domain/errors";
 import type { Db } from "../../db/client";
-import { recordAudit } from "../../platform/audit";
+import { recordAuditAlone } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import { archiveStates } from "../exports/report-archives";
 import { findReport, findVersions, listVersions } from "./reports.repository";
@@ -60,7 +60,7 @@ export async function reportVersion(db: Db, ctx: Ctx, id: number, n: number): Pr
   await assertReport(db, ctx, id);
   const [row] = await findVersions(db, ctx.clinicId, id, [n]);
   if (!row) throw notFound("Version");
-  await db.transaction((tx) => recordAudit(tx, viewed(ctx, id, { version: n })));
+  await recordAuditAlone(db, viewed(ctx, id, { version: n }));
   return { ...toSummary(row), snapshot: restoreSnapshot(row.snapshot) };
 }
 
@@ -75,7 +75,7 @@ export async function reportDiff(db: Db, ctx: Ctx, id: number, from: number, to:
   if (!after) throw new AppError("NOT_FOUND", `Version ${to} not found`, "to");
   const a = restoreSnapshot(before.snapshot);
   const b = restoreSnapshot(after.snapshot);
-  await db.transaction((tx) => recordAudit(tx, viewed(ctx, id, { diff: [from, to] })));
+  await recordAuditAlone(db, viewed(ctx, id, { diff: [from, to] }));
   return {
     from,
     to,

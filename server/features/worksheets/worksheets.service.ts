@@ -9,7 +9,7 @@ import { AppError, notFound } from "../../../domain/errors";
 import type { ParameterCodes } from "../../../domain/interop/dicom-sr-codes";
 import type { Db } from "../../db/client";
 import { loadWorksheetPages, OcrFailure, OcrInputError } from "../../ocr/ocr-service";
-import { recordAudit } from "../../platform/audit";
+import { recordAudit, recordAuditAlone } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import type { FileStore } from "../../platform/file-store";
 import { loadSharp } from "../../platform/sharp";
@@ -184,17 +184,15 @@ async function requireWorksheet(deps: WorksheetDeps, ctx: Ctx, id: number): Prom
 
 /** Reading what OCR read of a worksheet (patient data) is audited, by every route that shows it. */
 export function auditWorksheetViewed(db: Db, ctx: Ctx, id: number): Promise<void> {
-  return db.transaction((tx) =>
-    recordAudit(tx, {
-      action: "worksheet.viewed",
-      clinicId: ctx.clinicId,
-      actorUserId: ctx.user.id,
-      entityType: "worksheet",
-      entityId: id,
-      ip: ctx.ip,
-      requestId: ctx.requestId,
-    }),
-  );
+  return recordAuditAlone(db, {
+    action: "worksheet.viewed",
+    clinicId: ctx.clinicId,
+    actorUserId: ctx.user.id,
+    entityType: "worksheet",
+    entityId: id,
+    ip: ctx.ip,
+    requestId: ctx.requestId,
+  });
 }
 
 /** The worksheet with what OCR read (patient data): reading it is audited. */
