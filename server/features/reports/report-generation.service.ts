@@ -25,18 +25,19 @@ import { trainingExamples } from "../training/training.service";
 import { legendNotes } from "./legend-match";
 import { observationsFromOcr } from "./observations-from-ocr";
 import { findPriorReport, priorStudyOf } from "./prior-report.service";
-import { snapshotOf } from "./report-dto";
+import { criticalStateOf } from "./report-critical";
+import { snapshotOf, toReportDto } from "./report-dto";
 import { noHeader, type ReportHeader, reportHeader } from "./report-header";
 import { resolveSonographer } from "./report-sonographer";
 import {
   findDraftSettings,
-  findPhysician,
+  findPhysicianShown,
   findTemplateId,
   findWorksheet,
   insertReport,
   insertVersion,
+  type PhysicianShown,
 } from "./reports.repository";
-import { loadReport } from "./reports.service";
 
 const MAX_EXAMPLES = 3;
 
@@ -48,6 +49,8 @@ export type NewReportFromStudy = {
   worksheetId?: number | null;
   digitalWorksheetId?: number | null;
   physicianId?: number | null;
+  /** The physician of physicianId when the caller has read it already (the draft answers its names). */
+  physician?: PhysicianShown;
   sonographerId?: number | null;
   templateId?: number | null;
   logoUrl?: string | null;
@@ -67,7 +70,7 @@ const safeLogoUrl = (url: string | null | undefined) => (url && /^\/api\/[\w\-/]
  */
 export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFromStudy): Promise<Report> {
   assertCan(ctx, "report:write");
-  const { spelling, criteriaSet: clinicSet } = await findDraftSettings(db, ctx.clinicId);
+  const { spelling, criteriaSet: clinicSet, criticalRulesOff } = await findDraftSettings(db, ctx.clinicId);
   const criteriaSetId = criteriaSetIds.find((id) => id === clinicSet) as CriteriaSetId | undefined;
   const header = input.header ?? noHeader;
   // The patient's prior finalized study of this scan type in this clinic, which the draft is compared with.
@@ -98,6 +101,7 @@ export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFr
   const templateId =
     input.templateId && (await findTemplateId(db, ctx.clinicId, input.templateId)) ? input.templateId : null;
   const sonographer = await resolveSonographer(db, ctx.clinicId, input.sonographerId, header.sonographerName);
+  const physician = await physicianShown(db, ctx, input);
 
   return db.transaction(async (tx) => {
     const row = await insertReport(tx, {
@@ -156,8 +160,25 @@ export async function createReportFromStudy(db: Db, ctx: Ctx, input: NewReportFr
         warnings: row.warnings.length,
       },
     });
-    return loadReport(tx, ctx, row.id);
+    // The stored row as RETURNING gave it: a new draft has no signer and no communication records yet, so
+    // reading it again (report, people, critical state) would be two round trips for what is known here.
+    const shown = { report: row, ...noPhysician, ...physician, finalizedByName: null, amendedByName: null };
+    return toReportDto(shown, criticalStateOf(row, criticalRulesOff, []));
   });
+}
+
+const noPhysician = {
+  physicianName: null,
+  physicianTitle: null,
+  physicianSpecialty: null,
+  physicianSignatureUrl: null,
+};
+
+/** The draft's physician as the report shows it: the caller's when it read it, else read here (in the clinic). */
+async function physicianShown(db: Db, ctx: Ctx, input: NewReportFromStudy) {
+  if (input.physicianId == null) return noPhysician;
+  if (input.physician?.id === input.physicianId) return input.physician;
+  return (await findPhysicianShown(db, ctx.clinicId, input.physicianId)) ?? noPhysician;
 }
 
 /** Client input is checked strictly: a bad measurement is a 400 saying which one, with `field` naming it. */
@@ -187,7 +208,8 @@ export async function generateReport(
   if (!body.physicianId) throw new AppError("BAD_REQUEST", "Please select a reporting physician", "physicianId");
   const worksheet = await findWorksheet(db, ctx.clinicId, body.worksheetId);
   if (!worksheet) throw notFound("Worksheet");
-  if (!(await findPhysician(db, ctx.clinicId, Number(body.physicianId)))) throw notFound("Physician");
+  const physician = await findPhysicianShown(db, ctx.clinicId, Number(body.physicianId));
+  if (!physician) throw notFound("Physician");
 
   const ocr = ocrResultSchema.safeParse(worksheet.ocrResult);
   const ocrResult = ocr.success ? ocr.data : null;
@@ -240,6 +262,7 @@ export async function generateReport(
     header,
     worksheetId: worksheet.id,
     physicianId: Number(body.physicianId),
+    physician,
     templateId: body.templateId ?? null,
     logoUrl: body.logoUrl ?? null,
     keywordText: ocrResult?.text ?? "",

@@ -238,12 +238,21 @@ export async function recentReports(db: Queryable, clinicId: number, limit: numb
     .limit(limit);
 }
 
-export async function nextVersionNumber(tx: Queryable, reportId: number): Promise<number> {
+/**
+ * Stores the report's next version, numbered in the same statement (one round trip, not a read of the highest
+ * number first), and answers its number. Call it with the report's row locked (lockReport): writers of one
+ * report take turns, so two never get the same number.
+ */
+export async function insertNextVersion(
+  tx: Queryable,
+  values: Omit<typeof reportVersions.$inferInsert, "versionNumber">,
+): Promise<number> {
+  const next = sql<number>`(select coalesce(max(v.version_number), 0) + 1 from ${reportVersions} v where v.report_id = ${values.reportId})`;
   const [row] = await tx
-    .select({ n: sql<number>`coalesce(max(${reportVersions.versionNumber}), 0)::int` })
-    .from(reportVersions)
-    .where(eq(reportVersions.reportId, reportId));
-  return (row?.n ?? 0) + 1;
+    .insert(reportVersions)
+    .values({ ...values, versionNumber: next })
+    .returning({ versionNumber: reportVersions.versionNumber });
+  return row!.versionNumber;
 }
 
 export async function insertVersion(tx: Queryable, values: typeof reportVersions.$inferInsert): Promise<void> {
@@ -308,6 +317,22 @@ export async function findPhysician(db: Queryable, clinicId: number, id: number)
   return row;
 }
 
+/** The clinic's physician with what a report shows beside it (the names of ReportWithPeople). */
+export async function findPhysicianShown(db: Queryable, clinicId: number, id: number) {
+  const [row] = await db
+    .select({
+      id: physicians.id,
+      physicianName: physicians.name,
+      physicianTitle: physicians.title,
+      physicianSpecialty: physicians.specialty,
+      physicianSignatureUrl: physicians.signatureUrl,
+    })
+    .from(physicians)
+    .where(and(eq(physicians.clinicId, clinicId), eq(physicians.id, id)));
+  return row;
+}
+export type PhysicianShown = NonNullable<Awaited<ReturnType<typeof findPhysicianShown>>>;
+
 export async function findTemplateId(db: Queryable, clinicId: number, id: number) {
   const [row] = await db
     .select({ id: reportTemplates.id })
@@ -318,17 +343,26 @@ export async function findTemplateId(db: Queryable, clinicId: number, id: number
 
 /**
  * The clinic's settings a draft is written with, in one query: its spelling for the report text (American unless
- * the clinic chose British) and its carotid criteria set (null: the default).
+ * the clinic chose British), its carotid criteria set (null: the default) and its critical-result rules that are
+ * off (the new report's critical state is answered from them, without reading it again).
  */
 export async function findDraftSettings(
   db: Queryable,
   clinicId: number,
-): Promise<{ spelling: "en-US" | "en-GB"; criteriaSet: string | null }> {
+): Promise<{ spelling: "en-US" | "en-GB"; criteriaSet: string | null; criticalRulesOff: string[] }> {
   const [row] = await db
-    .select({ spelling: clinics.reportSpelling, criteriaSet: clinics.carotidCriteriaSet })
+    .select({
+      spelling: clinics.reportSpelling,
+      criteriaSet: clinics.carotidCriteriaSet,
+      criticalRulesOff: clinics.criticalRulesOff,
+    })
     .from(clinics)
     .where(eq(clinics.id, clinicId));
-  return { spelling: row?.spelling === "en-GB" ? "en-GB" : "en-US", criteriaSet: row?.criteriaSet ?? null };
+  return {
+    spelling: row?.spelling === "en-GB" ? "en-GB" : "en-US",
+    criteriaSet: row?.criteriaSet ?? null,
+    criticalRulesOff: Array.isArray(row?.criticalRulesOff) ? row.criticalRulesOff : [],
+  };
 }
 
 /** The clinic's sonographers, for matching the name written on a worksheet. */

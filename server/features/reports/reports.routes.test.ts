@@ -10,6 +10,7 @@ import {
 } from "../../../domain/contracts/reports";
 import { auditEvents, reports, reportVersions } from "../../db/schema";
 import { addPhysicianUser, readyToSign, reauth } from "../../test-support/signing";
+import { statementsOf } from "../../test-support/statements";
 import { as, createTestApp, registerClinic, type SignedIn, type TestApp } from "../../test-support/test-app";
 import { addSonographer, generate } from "./report-test-fixtures";
 
@@ -317,5 +318,28 @@ describe("lifecycle", () => {
     const missing = await call(owner)({ method: "GET", url: `/api/reports/${report.id}/diff?from=1&to=9` });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().field).toBe("to");
+  });
+});
+
+describe("round trips", () => {
+  it("saves an edit in 6 statements: the version numbered in its own insert, the audit event in one (issue 27)", async () => {
+    const report = await generate(t.app, t, owner);
+    const url = `/api/reports/${report.id}`;
+    expect((await call(owner)({ method: "PATCH", url, payload: { impression: "First." } })).statusCode).toBe(200);
+    const statements = await statementsOf(async () => {
+      expect((await call(owner)({ method: "PATCH", url, payload: { impression: "Second." } })).statusCode).toBe(200);
+    });
+    // The report locked; its update; the version, numbered by the insert; the audit event; the report and its
+    // critical state read for the answer. A read of the highest version number first is a round trip too many.
+    expect(statements.filter((text) => /max\(/.test(text))).toEqual([
+      expect.stringMatching(/^insert into "report_versions"/),
+    ]);
+    expect(statements).toHaveLength(6);
+    const versions = (await call(owner)({ url: `${url}/versions` })).json() as ReportVersionSummary[];
+    expect(versions.map((v) => [v.versionNumber, v.kind])).toEqual([
+      [1, "generated"],
+      [2, "edited"],
+      [3, "edited"],
+    ]);
   });
 });

@@ -33,10 +33,9 @@ import {
   findPhysician,
   findReport,
   findTemplateId,
-  insertVersion,
+  insertNextVersion,
   listReports as listReportRows,
   lockReport,
-  nextVersionNumber,
   type ReportRow,
   type ReportWithPeople,
   recentReports as recentReportRows,
@@ -143,17 +142,14 @@ async function storeVersion(
   kind: "edited" | "finalized" | "amended",
   amendment: { number: number; reason: string } | null = null,
 ): Promise<number> {
-  const versionNumber = await nextVersionNumber(tx, row.id);
-  await insertVersion(tx, {
+  return insertNextVersion(tx, {
     clinicId: ctx.clinicId,
     reportId: row.id,
-    versionNumber,
     kind,
     snapshot: snapshotOf(row, amendment),
     reason: amendment?.reason ?? null,
     createdBy: ctx.user.id,
   });
-  return versionNumber;
 }
 
 /** The signed state; the first signature's time is kept through amendments (turnaround counts to it). */

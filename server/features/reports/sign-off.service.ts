@@ -7,7 +7,7 @@ import type { Db } from "../../db/client";
 import { recordAudit } from "../../platform/audit";
 import { assertCan, type Ctx } from "../../platform/context";
 import { snapshotOf } from "./report-dto";
-import { findPhysician, insertVersion, lockReport, nextVersionNumber, updateReport } from "./reports.repository";
+import { findPhysician, insertNextVersion, lockReport, updateReport } from "./reports.repository";
 import { loadReport } from "./reports.service";
 import {
   type AwaitingDraftRow,
@@ -135,11 +135,9 @@ export async function reassignReport(db: Db, ctx: Ctx, id: number, physicianId: 
     }
     if (row.physicianId === physicianId) return loadReport(tx, ctx, id);
     await updateReport(tx, ctx.clinicId, id, { physicianId });
-    const version = await nextVersionNumber(tx, id);
-    await insertVersion(tx, {
+    const version = await insertNextVersion(tx, {
       clinicId: ctx.clinicId,
       reportId: id,
-      versionNumber: version,
       kind: "edited",
       snapshot: snapshotOf({ ...row, physicianId }),
       reason: null,
