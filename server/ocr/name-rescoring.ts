@@ -99,9 +99,7 @@ export function rescoreNameWord(
     return two ? { text: prefix + two.text + suffix, factor: two.factor } : kept;
   };
   const sure = sureLetters(word, core);
-  const near = candidateNames(word, core, lexicon, prefix || suffix).filter((name) =>
-    keepsSureLetters(core, name, sure),
-  );
+  const near = candidateNames(word, core, lexicon, prefix || suffix);
   if (near.length === 0) return known ? kept : split();
   // Scored with what was read around the name ("O'" of "O'Brien", "-Jones" of "Smith-Jones").
   const logOf = (name: string) => labelLogProb(word.matrix, prefix + name + suffix, word.from, word.to);
@@ -117,7 +115,8 @@ export function rescoreNameWord(
     .map((name) => ({ name, log: logOf(name), rank: lexicon.rank(name) }))
     .filter((c) => c.log >= readLog - marginFor(c.name))
     .sort((a, b) => score(b.log, b.rank) - score(a.log, a.rank));
-  const best = scored[0];
+  // Only a name that keeps the letters read surely may replace the reading; the others still share in the doubt.
+  const best = scored.find((c) => keepsSureLetters(core, c.name, sure));
   const readScore = score(readLog, readRank);
   if (!best || score(best.log, best.rank) <= readScore) return known ? kept : split();
   // The replacement's share among the reading and its close names: two names almost as likely leave doubt.
