@@ -18,6 +18,8 @@ const kindLabels: Record<VersionKind, string> = {
   finalized: "Signed",
   amended: "Amended",
 };
+/** Versions that are signatures: each has an archive copy. */
+const signedKinds = new Set<VersionKind>(["finalized", "amended"]);
 const kindTone = { generated: "neutral", edited: "blue", finalized: "green", amended: "yellow" } as const;
 
 const fieldLabels: Record<ReportDiff["fields"][number]["field"], string> = {
@@ -119,7 +121,7 @@ export function HistoryDialog({
                     </span>
                   </div>
                   {v.reason ? <p className="text-slate-800">Reason: {v.reason}</p> : null}
-                  {v.archive ? <VersionArchiveLine archive={v.archive} /> : null}
+                  {v.archive || signedKinds.has(v.kind) ? <VersionArchiveLine archive={v.archive ?? null} /> : null}
                 </li>
               ))}
             </ol>
