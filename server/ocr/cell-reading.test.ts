@@ -140,4 +140,26 @@ describe("readNumberCell", () => {
     region.strokes = syntheticRegion("11.7", { u: 0, v: 0 }, 0.95).matrix;
     expect(readNumberCell([region], usualDiameter)).toMatchObject({ value: 11.7, text: "11.7", leadingOne: true });
   });
+
+  it("weighs the votes by the cut of a wide glyph where it reads the recogniser's value (two digits touching)", () => {
+    const usualPsv = { ...psv, min: 0, usual: { min: 20, max: 400, noun: "peak systolic velocity", unit: "cm/s" } };
+    const region = syntheticRegion("66", { u: 0, v: 0 }, 0.7);
+    // The segmentation kept "66" as one glyph, read as an 8; cut in two it reads 66.
+    region.strokes = syntheticRegion("8", { u: 0, v: 0 }, 0.95).matrix;
+    region.splitStrokes = syntheticRegion("66", { u: 0, v: 0 }, 0.9).matrix;
+    const reading = readNumberCell([region], usualPsv);
+    expect(reading).toMatchObject({ value: 66, byStrokes: 66, doubt: null });
+    expect(reading!.signals.strokes).toBe("agree");
+    // A cut that reads another value is not taken: the plain segmentation's reading stays, disagreeing.
+    region.splitStrokes = syntheticRegion("60", { u: 0, v: 0 }, 0.9).matrix;
+    expect(readNumberCell([region], usualPsv)).toMatchObject({ value: 66, byStrokes: 8 });
+    // Nor one whose value is unusual for the column.
+    region.splitStrokes = syntheticRegion("66", { u: 0, v: 0 }, 0.9).matrix;
+    const low = { ...usualPsv, usual: { ...usualPsv.usual, min: 70 } };
+    expect(readNumberCell([region], low)!.signals.strokes).toBe("disagree");
+    // Nor a cut with more digits than the recogniser read.
+    region.strokes = syntheticRegion("68", { u: 0, v: 0 }, 0.95).matrix;
+    region.splitStrokes = syntheticRegion("686", { u: 0, v: 0 }, 0.9).matrix;
+    expect(readNumberCell([region], usualPsv)).toMatchObject({ value: 66, byStrokes: 68 });
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyCells } from "./digit-reading";
-import { blankCell, inkOf, touchingSeventeen } from "./testing/drawn-cells";
+import { blankCell, inkOf, touchingSeventeen, touchingSixtySix } from "./testing/drawn-cells";
 
 const argmax = (p: Float32Array) => p.indexOf(Math.max(...p));
 
@@ -34,5 +34,23 @@ describe("a cell's strokes segmented and classified (issue 24)", () => {
     ctx.fill();
     const [cell] = await classifyCells([inkOf(canvas)]);
     expect(cell?.chars.map((c) => c.kind)).toEqual(["glyph", "point", "glyph"]);
+  });
+
+  it("offers a wide glyph cut in two where it may be two digits written touching (66 read whole as an 8)", async () => {
+    const [cell] = await classifyCells([inkOf(touchingSixtySix())]);
+    expect(cell?.chars.map((c) => c.kind)).toEqual(["glyph"]);
+    expect(argmax(cell!.probs[0]!)).toBe(8);
+    expect(cell?.split?.chars.map((c) => c.kind)).toEqual(["glyph", "glyph"]);
+    expect(cell?.split?.probs.map((p) => argmax(p!))).toEqual([6, 6]);
+  });
+
+  it("offers no cut of glyphs as narrow as one digit", async () => {
+    const canvas = blankCell();
+    const ctx = canvas.getContext("2d");
+    ctx.font = "40px DejaVu Sans";
+    ctx.fillText("24", 40, 48);
+    const [cell] = await classifyCells([inkOf(canvas)]);
+    expect(cell?.probs.map((p) => argmax(p!))).toEqual([2, 4]);
+    expect(cell?.split).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { type CellChar, cropGrey, segmentCell } from "./cell-strokes";
+import { type CellChar, cropGrey, segmentCell, type WideGlyph } from "./cell-strokes";
 import { type DateChar, segmentDate } from "./date-strokes";
 import { classifyDigits } from "./digit-classifier";
 import { glyphVariants, type InkMap, normalizeGlyph } from "./digit-glyph";
@@ -80,7 +80,12 @@ const TOUCH_MARGIN = 0;
 const NARROW_SPLIT_WIDTH = 0.9;
 
 /** A cell's characters as segmented, with the classifier's probabilities of each glyph (null for a point). */
-export type ClassifiedCell = { chars: CellChar[]; probs: (Float32Array | null)[] };
+export type Classified = { chars: CellChar[]; probs: (Float32Array | null)[] };
+/**
+ * A cell as classified; `split`: the same with its widest glyph (WIDE_GLYPH, cell-strokes.ts) cut in two where the
+ * classifier reads both halves surest, the reading to weigh when the recogniser read a digit more (cell-reading.ts).
+ */
+export type ClassifiedCell = Classified & { split?: Classified };
 
 /**
  * Segments each cell's grey crop and classifies its glyphs; where a thin stroke may be a "1" touching the next digit
@@ -108,7 +113,7 @@ export async function classifyCells(greys: InkMap[]): Promise<(ClassifiedCell | 
   );
   const probs = await classifyAveraged(glyphs);
   let next = 0;
-  return options.map((o) => {
+  const chosen = options.map((o) => {
     const read = o.map((chars) => {
       const own = chars.map((c) => (c.kind === "glyph" ? probs[next++]! : null));
       const sure = own.reduce((sum, p) => sum + (p ? Math.log(Math.max(1e-6, Math.max(...p))) : 0), 0);
@@ -118,20 +123,70 @@ export async function classifyCells(greys: InkMap[]): Promise<(ClassifiedCell | 
     const best = read.slice(1).reduce((a, b) => (b.sure > a.sure + TOUCH_MARGIN ? b : a), read[0]!);
     return { chars: best.chars, probs: best.probs };
   });
+  return splitWidest(chosen);
+}
+
+/** Cells' characters past which a split is not offered (a number of a cell holds at most six, as segmentCell). */
+const MAX_CHARS = 6;
+
+/**
+ * Each cell's widest glyph, where one is wide, cut at the cut whose two halves the classifier reads surest (product
+ * of their top probabilities): the cell's split reading.
+ */
+async function splitWidest(cells: (Classified | null)[]): Promise<(ClassifiedCell | null)[]> {
+  const widest = cells.map((c) => {
+    if (!c || c.chars.length >= MAX_CHARS) return -1;
+    let at = -1;
+    c.chars.forEach((ch, k) => {
+      const w = ch.kind === "glyph" ? ch.wide : undefined;
+      if (w && w.halves.length > 0 && (at < 0 || w.width > (c.chars[at] as { wide: WideGlyph }).wide.width)) at = k;
+    });
+    return at;
+  });
+  const halves = cells.flatMap((c, i) => {
+    const ch = widest[i]! >= 0 ? c!.chars[widest[i]!]! : undefined;
+    return ch?.kind === "glyph" && ch.wide ? ch.wide.halves.flat().map((m) => normalizeGlyph(m)) : [];
+  });
+  const probs = halves.length > 0 ? await classifyAveraged(halves) : [];
+  let next = 0;
+  return cells.map((c, i) => {
+    const k = widest[i]!;
+    const ch = k >= 0 ? c!.chars[k]! : undefined;
+    if (!c || ch?.kind !== "glyph" || !ch.wide) return c;
+    let best: { left: InkMap; right: InkMap; pl: Float32Array; pr: Float32Array; sure: number } | undefined;
+    for (const [left, right] of ch.wide.halves) {
+      const pl = probs[next++]!;
+      const pr = probs[next++]!;
+      const sure = Math.max(...pl) * Math.max(...pr);
+      if (!best || sure > best.sure) best = { left, right, pl, pr, sure };
+    }
+    if (!best) return c;
+    const chars: CellChar[] = [
+      ...c.chars.slice(0, k),
+      { kind: "glyph", map: best.left },
+      { kind: "glyph", map: best.right },
+      ...c.chars.slice(k + 1),
+    ];
+    return { ...c, split: { chars, probs: [...c.probs.slice(0, k), best.pl, best.pr, ...c.probs.slice(k + 1)] } };
+  });
 }
 
 /**
  * A second reading of handwritten numbers by the digit classifier over segmented strokes, as a character matrix
  * like the recogniser's (one step per character, blank steps between), so that it votes through the same
- * grammar-constrained decoding as the PP-OCR crops. Null where the crop did not segment into a number.
+ * grammar-constrained decoding as the PP-OCR crops; `split`: the same with the widest glyph cut in two (touching
+ * digits), where one is wide. Null where the crop did not segment into a number.
  */
 export async function readDigitsByStrokes(
   image: Raster,
   frame: PageFrame,
   regions: TextRegion[],
-): Promise<(CharMatrix | null)[]> {
+): Promise<{ strokes: CharMatrix | null; split: CharMatrix | null }[]> {
   const cells = await classifyCells(regions.map((r) => cropGrey(image, frame, r)));
-  return cells.map((c) => (c ? strokeMatrix(c.chars, c.probs) : null));
+  return cells.map((c) => ({
+    strokes: c ? strokeMatrix(c.chars, c.probs) : null,
+    split: c?.split ? strokeMatrix(c.split.chars, c.split.probs) : null,
+  }));
 }
 
 /** The matrix of a segmented number: blank, char, blank, char, ..., blank. */

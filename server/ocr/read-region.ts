@@ -20,6 +20,8 @@ export type ReadRegion = TextRegion & {
   wide?: CharMatrix;
   /** A doubtful cell read by the handwritten digit classifier over its segmented strokes (digit-reading.ts). */
   strokes?: CharMatrix | null;
+  /** The same with its widest glyph cut in two, where one is wide enough to be two touching digits (digit-reading.ts). */
+  splitStrokes?: CharMatrix | null;
   /** A doubtful date read by the digit classifier and the separators' shapes (digit-reading.ts). */
   dateStrokes?: CharMatrix | null;
   /** Runs of digits of a region that may hold a record number, read by the digit classifier too. */

@@ -109,7 +109,8 @@ export async function readByStrokes(raster: Raster, frame: PageFrame, read: Read
   const cells = read.filter((r) => r.alternates || plainNumber(r));
   const byStrokes = await readDigitsByStrokes(raster, frame, cells);
   cells.forEach((r, k) => {
-    r.strokes = byStrokes[k];
+    r.strokes = byStrokes[k]!.strokes;
+    r.splitStrokes = byStrokes[k]!.split;
   });
   const dates = read.filter((r) => r.wide && !r.alternates && dateLike(r.read.text));
   const merged = read.flatMap((r) => (r.value ? [r.value] : []));

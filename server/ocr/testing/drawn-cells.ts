@@ -27,6 +27,16 @@ export function touchingSeventeen(): Canvas {
   return canvas;
 }
 
+/** "66" written touching: one blob 1.3 digit heights wide, which the classifier reads whole as an 8. */
+export function touchingSixtySix(): Canvas {
+  const canvas = blankCell();
+  const ctx = canvas.getContext("2d");
+  ctx.font = "40px DejaVu Sans";
+  ctx.fillText("6", 40, 48);
+  ctx.fillText("6", 60, 48);
+  return canvas;
+}
+
 /** The canvas as the reader's grey ink map (0 black .. 255 paper). */
 export function inkOf(canvas: Canvas): InkMap {
   const { width, height } = canvas;
