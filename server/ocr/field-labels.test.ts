@@ -84,4 +84,20 @@ describe("labels with their value against them on photos", () => {
     expect(hit("Refering physicianDRICHEN")).toEqual({ field: "referringPhysician", value: "DRICHEN" });
     expect(hit("Refering physician DRICHEN").field).toBeUndefined();
   });
+
+  it.each([
+    ["Date of Bith: 17/5/1995", "17/5/1995"],
+    ["Date of Birt: 17/5/1995", "17/5/1995"],
+    ["Date ot Birth: 17/5/1995", "17/5/1995"],
+    ["Date of Bjrth 17/5/1995", "17/5/1995"],
+    ["Date of Bith 17/5/1995", "17/5/1995"],
+  ])("takes %s, one letter off, for the birth date's label, not the exam's 'Date'", (text, value) => {
+    expect(hit(text)).toEqual({ field: "patientDob", value });
+  });
+
+  it("keeps an exam date's own label when a longer one is not one letter off", () => {
+    expect(hit("Date: 13/04/25")).toEqual({ field: "examDate", value: "13/04/25" });
+    expect(hit("Date of Exam: 13/04/25")).toEqual({ field: "examDate", value: "13/04/25" });
+    expect(hit("Date of Scan 13/04/25")).toEqual({ field: "examDate", value: "13/04/25" });
+  });
 });

@@ -255,7 +255,9 @@ const MAX_LABEL_TAIL = 30;
 function fuzzyPrefixLength(text: string, label: string): number {
   if (label.length < FUZZY_LABEL_LENGTH) return 0;
   for (const length of [label.length, label.length - 1, label.length + 1]) {
-    if (length <= text.length && editDistance(text.slice(0, length), label, 1) <= 1) return length;
+    // Labels have no digits: a digit is the value's ("Date of Birt: 17/5" is not "dateofbirt1").
+    if (length > text.length || /\d/.test(text[length - 1]!)) continue;
+    if (editDistance(text.slice(0, length), label, 1) <= 1) return length;
   }
   return 0;
 }
@@ -304,10 +306,19 @@ function matchChars(
     prefixes.push({ length: squashed.length, step: chars[i]!.step });
   }
   // Exact labels first; then a long label with one letter misread ("Patent Name:"), when its colon follows.
-  for (const fuzzy of fuzzyToo ? [false, true] : [false]) {
+  const exact = firstHit(false, 0);
+  if (!fuzzyToo) return exact;
+  if (!exact) return firstHit(true, 0);
+  // A long label one letter off that reaches further than the exact one ("Date of Bith:" over "Date") is that
+  // label: the short one is only the first word of it.
+  const longer = firstHit(true, exact.length ?? 0);
+  return longer && longer.field !== exact.field ? longer : exact;
+
+  /** The first label (longest first) matched exactly or one letter off, over more than `beyond` squashed letters. */
+  function firstHit(fuzzy: boolean, beyond: number): LabelHit | null {
     for (const { label, field, colonOnly } of entries) {
       const length = fuzzy ? fuzzyPrefixLength(squashed, label) : squashed.startsWith(label) ? label.length : 0;
-      if (!length) continue;
+      if (length <= beyond) continue;
       const endIndex = prefixes.findIndex((p) => p.length === length);
       if (endIndex < 0) continue;
       // A label is a whole word ("Ref" is no label in "Reflux at SFJ") and ends at its colon ("Referring: Dr").
@@ -354,7 +365,9 @@ function matchChars(
       // A long label one letter off stands without its colon only alone in its region ("Reterring Doctor") or with
       // a value in capitals against it ("Refering physicianDRICHEN").
       const alone = whole || capitalsRunIn(label, chars, endIndex);
-      if (fuzzy && !colon && !leader && !(alone && label.length >= FUZZY_ALONE_LENGTH)) continue;
+      // Over a shorter exact label, a value's digits after it do as well as its colon ("Date of Bith 17/5/1995").
+      const overExact = beyond > 0 && digitsFollow;
+      if (fuzzy && !colon && !leader && !overExact && !(alone && label.length >= FUZZY_ALONE_LENGTH)) continue;
       // ")" closes a remark the label word took the last letter of ("Given name(s)").
       while (next < chars.length && (/[:\s.#)]/.test(chars[next]!.char) || LEADER.test(chars[next]!.char))) next++;
       if (whole) next = chars.length;
@@ -368,8 +381,8 @@ function matchChars(
         ...(person ? { person } : {}),
       };
     }
+    return null;
   }
-  return null;
 }
 
 /** What a leader line reads as: points, dashes, underscores, and the spaces between them. */
