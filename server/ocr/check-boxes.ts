@@ -151,23 +151,79 @@ export function boxFill(raster: Raster, frame: PageFrame, label: Span): number |
   return area > 0 ? dark / area : null;
 }
 
-/** Share of the word's middle columns with ink both in a band above the word and in one below it (a ring). */
-export function ringAround(raster: Raster, frame: PageFrame, label: Span): number {
+/** Share of a row's ink, over a window RULE_REACH heights wider on each side, for the row to be a printed rule. */
+const RULE_ROW = 0.8;
+const RULE_REACH = 1.5;
+
+/**
+ * Rows of a window that are a printed rule running through it (a grid cell's top or bottom line), by the ink across a
+ * window wider on both sides: a pen's ring, about one letter wide, never covers that much of a row. A row next to a
+ * rule row with ink across half of it is the same rule, tilted a pixel.
+ */
+function ruleRows(raster: Raster, frame: PageFrame, win: Span, h: number): Uint8Array {
+  const wide = inkWindow(raster, frame, { ...win, u0: win.u0 - RULE_REACH * h, u1: win.u1 + RULE_REACH * h });
+  const share = new Float32Array(wide.height);
+  for (let j = 0; j < wide.height; j++) {
+    let n = 0;
+    for (let i = 0; i < wide.width; i++) n += wide.ink[j * wide.width + i]!;
+    share[j] = n / wide.width;
+  }
+  const rule = new Uint8Array(wide.height);
+  for (let j = 0; j < wide.height; j++) {
+    const near = Math.max(share[j - 1] ?? 0, share[j + 1] ?? 0);
+    if (share[j]! >= RULE_ROW || (share[j]! >= RULE_ROW / 2 && near >= RULE_ROW)) rule[j] = 1;
+  }
+  return rule;
+}
+
+/**
+ * Share of the word's middle columns with ink both in a band above the word and in one below it (a ring). With
+ * `unruled`, a printed rule across the window (the word inside a grid cell, its lines close above and below) is no
+ * ink: otherwise every column along the cell reads ringed and the pen's ring in it cannot be told.
+ */
+export function ringAround(raster: Raster, frame: PageFrame, label: Span, unruled = false): number {
   const h = label.v1 - label.v0;
   const vc = (label.v0 + label.v1) / 2;
   const w = label.u1 - label.u0;
   const win = { u0: label.u0 + 0.2 * w, u1: label.u1 - 0.2 * w, v0: vc - 0.9 * h, v1: vc + 0.9 * h };
   const { ink, width, height } = inkWindow(raster, frame, win);
+  const rule = unruled ? ruleRows(raster, frame, win, h) : null;
   const band = (from: number, to: number, i: number) => {
-    for (let j = Math.round(from); j < Math.round(to); j++) if (ink[j * width + i]) return true;
+    for (let j = Math.round(from); j < Math.round(to); j++) if (ink[j * width + i] && !rule?.[j]) return true;
     return false;
   };
+  const inCell = rule?.includes(1) ?? false;
   let both = 0;
   for (let i = 0; i < width; i++) {
     // The word's own ascenders and descenders stay within about 0.4 of the region's height from its middle.
     if (band(0, 0.42 * h, i) && band(height - 0.42 * h, height, i)) both++;
+    else if (inCell && arcsApart(ink, rule!, width, height, i, h)) both++;
   }
   return width > 0 ? both / width : 0;
+}
+
+/** How far from the middle (in region heights) a ring's arc in a grid cell reaches at least. */
+const CELL_ARC = 0.3;
+
+/**
+ * In a grid cell the text detector's box is the cell's inside, and a pen ring in it fills that box: the ring's top and
+ * bottom lie within the bands ringAround looks at. A column is still ringed when its topmost and bottommost ink
+ * (rules aside) are two runs apart, neither reaching the middle, at least CELL_ARC heights out: the ring's arcs, with
+ * paper between them and any letter inside. A letter's own stroke down a column is one run through the middle.
+ */
+function arcsApart(ink: Uint8Array, rule: Uint8Array, width: number, height: number, i: number, h: number): boolean {
+  const at = (j: number) => ink[j * width + i] === 1 && rule[j] !== 1;
+  const mid = Math.round(height / 2);
+  let top = 0;
+  while (top < height && !at(top)) top++;
+  let bottom = height - 1;
+  while (bottom >= 0 && !at(bottom)) bottom--;
+  if (top > mid - CELL_ARC * h || bottom < mid + CELL_ARC * h) return false;
+  let topEnd = top;
+  while (topEnd + 1 < height && at(topEnd + 1)) topEnd++;
+  let bottomStart = bottom;
+  while (bottomStart - 1 >= 0 && at(bottomStart - 1)) bottomStart--;
+  return topEnd < mid && bottomStart > mid;
 }
 
 /** The mark at one label, from its box and from a ring around the word. */

@@ -51,6 +51,42 @@ describe("ringsBeside", () => {
     });
     expect(ringsBeside(rules, upright, letterM)).toEqual([]);
   });
+
+  // A grid cell: its rules 4 pixels above and below the region, which the pen's ring fills (7171 sheets 029-031).
+  const cell = (ink: (x: number, y: number) => void) => {
+    for (let x = 0; x < 400; x++) {
+      ink(x, 36);
+      ink(x, 74);
+    }
+    // The printed letters, 12 pixels high: "M" at 150-170, "F" at 232-246.
+    for (let y = 49; y <= 61; y++) for (const x of [150, 170, 232]) ink(x, y);
+    for (let x = 232; x <= 246; x++) ink(x, 49);
+  };
+
+  it("finds the pen's ring inside a grid cell whose rules lie close above and below the line", () => {
+    const rings = ringsBeside(
+      page((ink) => {
+        cell(ink);
+        for (let a = 0; a < 2 * Math.PI; a += 0.01) ink(240 + 18 * Math.cos(a), 55 + 12 * Math.sin(a));
+      }),
+      upright,
+      letterM,
+    );
+    expect(rings).toHaveLength(1);
+    expect(rings[0]!.u0).toBeLessThan(240);
+    expect(rings[0]!.u1).toBeGreaterThan(240);
+    expect(rings[0]!.u0).toBeGreaterThan(174);
+  });
+
+  it("takes no printed letter in a grid cell for a ring, its stroke run from the cell's top to its bottom", () => {
+    const tall = page((ink) => {
+      cell(ink);
+      // A bold letter, its ink down every column from near the cell's top to near its bottom.
+      for (let y = 42; y <= 68; y++) for (let x = 150; x <= 170; x += 2) ink(x, y);
+    });
+    expect(ringsBeside(tall, upright, letterM)).toEqual([]);
+    expect(ringsBeside(page(cell), upright, letterM)).toEqual([]);
+  });
 });
 
 describe("sex printed as choices, decided by the ring on the page", () => {

@@ -31,7 +31,7 @@ export function ringsBeside(raster: Raster, frame: PageFrame, region: ReadRegion
   const from = region.u0 - REACH * h;
   const scores: number[] = [];
   for (let u = from; u < region.u1 + REACH * h; u += step) {
-    scores.push(ringAround(raster, frame, { u0: u, u1: u + h, v0: region.v0, v1: region.v1 }));
+    scores.push(ringAround(raster, frame, { u0: u, u1: u + h, v0: region.v0, v1: region.v1 }, true));
   }
   const rings: ChoiceRing[] = [];
   let start = -1;
