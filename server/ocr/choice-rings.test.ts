@@ -100,6 +100,16 @@ describe("sex printed as choices, decided by the ring on the page", () => {
     expect(extractSheetFields([label(), f], now).sex.value).toBe("male");
   });
 
+  it("takes a slash read 'I' between the choices for no letter ('MIF' ringed at the M, 'MIE' at the E)", () => {
+    // Letters at u 163 (M), 181 (I, the slash) and 198 (F or E): a grid cell's "M / F", 7171 sheets 029 and 030.
+    const m = at("MIF", { u: 150, v: 40, w: 60 });
+    m.choiceRings = [{ u0: 148, u1: 178 }];
+    expect(extractSheetFields([label(), m], now).sex.value).toBe("male");
+    const e = at("MIE", { u: 150, v: 40, w: 60 });
+    e.choiceRings = [{ u0: 186, u1: 212 }];
+    expect(extractSheetFields([label(), e], now).sex.value).toBe("female");
+  });
+
   it("gives no answer for a ring on the wrong side of a lone letter, or far from it", () => {
     const before = at("M", { u: 250, v: 40, w: 24 });
     before.choiceRings = [{ u0: 165, u1: 215 }];

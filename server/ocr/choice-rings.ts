@@ -106,7 +106,7 @@ export function sexByRings(pieces: ValuePiece[], fromText: Sex | null): Sex | nu
   // A label's region is looked along only at its value's end (markChoiceRings): its rings are that end's.
   const looked = pieces.filter((p) => p.region.choiceRings !== undefined).map((p) => p.region);
   if (looked.length === 0 || pieces.some((p) => p.from === 0 && p.region.choiceRings === undefined)) return undefined;
-  const letters = pieces.flatMap(lettersOf);
+  const letters = withoutSlash(pieces.flatMap(lettersOf));
   if (letters.length === 0 || letters.length > 2) return undefined;
   // The letters' height, from the value's own regions when there are: a label's region may be taller than its letters.
   const own = pieces.filter((p) => p.from === 0 && p.region.choiceRings !== undefined).map((p) => p.region);
@@ -135,6 +135,11 @@ export function sexByRings(pieces: ValuePiece[], fromText: Sex | null): Sex | nu
   if (plain === "male" && ringedSecond) return "female";
   if (plain === "female" && !ringedSecond) return "male";
   return null;
+}
+
+/** "M / F" read "MIF": the slash between the two choices read as a letter I or l is no choice. */
+function withoutSlash<L extends { char: string }>(letters: L[]): L[] {
+  return letters.length === 3 && /^[Il]$/.test(letters[1]!.char) ? [letters[0]!, letters[2]!] : letters;
 }
 
 /**
