@@ -155,39 +155,56 @@ export function boxFill(raster: Raster, frame: PageFrame, label: Span): number |
 const RULE_ROW = 0.8;
 const RULE_REACH = 1.5;
 
+/** The rows of ringAround's windows on one line (`line`: the word's span; all its windows share its rows). */
+export type RuledLine = (u0: number, u1: number) => Uint8Array;
+
 /**
- * Rows of a window that are a printed rule running through it (a grid cell's top or bottom line), by the ink across a
- * window wider on both sides: a pen's ring, about one letter wide, never covers that much of a row. A row next to a
- * rule row with ink across half of it is the same rule, tilted a pixel.
+ * The printed rules running along a line (a grid cell's top and bottom lines), for ringAround's windows on it between
+ * `from` and `to`: a row is a rule where its ink covers RULE_ROW of the window RULE_REACH heights wider each side (a
+ * pen's ring, about one letter wide, never covers that much of a row); a row next to a rule row with ink across half
+ * of it is the same rule, tilted a pixel. The line's ink is taken once, not per window (they are ~2,000 a page).
  */
-function ruleRows(raster: Raster, frame: PageFrame, win: Span, h: number): Uint8Array {
-  const wide = inkWindow(raster, frame, { ...win, u0: win.u0 - RULE_REACH * h, u1: win.u1 + RULE_REACH * h });
-  const share = new Float32Array(wide.height);
-  for (let j = 0; j < wide.height; j++) {
-    let n = 0;
-    for (let i = 0; i < wide.width; i++) n += wide.ink[j * wide.width + i]!;
-    share[j] = n / wide.width;
+export function ruledLine(raster: Raster, frame: PageFrame, line: Span, from: number, to: number): RuledLine {
+  const h = line.v1 - line.v0;
+  const vc = (line.v0 + line.v1) / 2;
+  const u0 = from - RULE_REACH * h;
+  const strip = inkWindow(raster, frame, { u0, u1: to + RULE_REACH * h, v0: vc - 0.9 * h, v1: vc + 0.9 * h });
+  // Ink counts along each row, cumulated: a window's share of a row is one subtraction.
+  const sums = new Uint32Array(strip.height * (strip.width + 1));
+  for (let j = 0; j < strip.height; j++) {
+    const row = j * (strip.width + 1);
+    for (let i = 0; i < strip.width; i++) sums[row + i + 1] = sums[row + i]! + strip.ink[j * strip.width + i]!;
   }
-  const rule = new Uint8Array(wide.height);
-  for (let j = 0; j < wide.height; j++) {
-    const near = Math.max(share[j - 1] ?? 0, share[j + 1] ?? 0);
-    if (share[j]! >= RULE_ROW || (share[j]! >= RULE_ROW / 2 && near >= RULE_ROW)) rule[j] = 1;
-  }
-  return rule;
+  return (wu0, wu1) => {
+    const i0 = Math.max(0, Math.round(wu0 - RULE_REACH * h - u0));
+    const i1 = Math.min(strip.width, Math.round(wu1 + RULE_REACH * h - u0));
+    const share = new Float32Array(strip.height);
+    for (let j = 0; j < strip.height; j++) {
+      const row = j * (strip.width + 1);
+      share[j] = i1 > i0 ? (sums[row + i1]! - sums[row + i0]!) / (i1 - i0) : 0;
+    }
+    const rule = new Uint8Array(strip.height);
+    for (let j = 0; j < strip.height; j++) {
+      const near = Math.max(share[j - 1] ?? 0, share[j + 1] ?? 0);
+      if (share[j]! >= RULE_ROW || (share[j]! >= RULE_ROW / 2 && near >= RULE_ROW)) rule[j] = 1;
+    }
+    return rule;
+  };
 }
 
 /**
  * Share of the word's middle columns with ink both in a band above the word and in one below it (a ring). With
- * `unruled`, a printed rule across the window (the word inside a grid cell, its lines close above and below) is no
- * ink: otherwise every column along the cell reads ringed and the pen's ring in it cannot be told.
+ * `ruled` (the line's rules, ruledLine), a printed rule across the window (the word inside a grid cell, its lines
+ * close above and below) is no ink: otherwise every column along the cell reads ringed and the pen's ring in it
+ * cannot be told.
  */
-export function ringAround(raster: Raster, frame: PageFrame, label: Span, unruled = false): number {
+export function ringAround(raster: Raster, frame: PageFrame, label: Span, ruled?: RuledLine): number {
   const h = label.v1 - label.v0;
   const vc = (label.v0 + label.v1) / 2;
   const w = label.u1 - label.u0;
   const win = { u0: label.u0 + 0.2 * w, u1: label.u1 - 0.2 * w, v0: vc - 0.9 * h, v1: vc + 0.9 * h };
   const { ink, width, height } = inkWindow(raster, frame, win);
-  const rule = unruled ? ruleRows(raster, frame, win, h) : null;
+  const rule = ruled?.(win.u0, win.u1) ?? null;
   const band = (from: number, to: number, i: number) => {
     for (let j = Math.round(from); j < Math.round(to); j++) if (ink[j * width + i] && !rule?.[j]) return true;
     return false;

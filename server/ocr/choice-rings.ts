@@ -1,6 +1,6 @@
 // Printed choices with one circled by pen ("M / F"): the pen's ring can hide its letter from the text detector, so
 // the text alone may show only the OTHER letter. The page's pixels tell: where along the line a ring of ink is.
-import { RING, ringAround } from "./check-boxes";
+import { RING, ringAround, ruledLine } from "./check-boxes";
 import { matchLabel } from "./field-labels";
 import type { Raster } from "./raster";
 import type { ReadRegion } from "./read-region";
@@ -29,9 +29,11 @@ export function ringsBeside(raster: Raster, frame: PageFrame, region: ReadRegion
   const h = region.v1 - region.v0;
   const step = h / 3;
   const from = region.u0 - REACH * h;
+  const to = region.u1 + REACH * h;
+  const ruled = ruledLine(raster, frame, region, from, to + h);
   const scores: number[] = [];
-  for (let u = from; u < region.u1 + REACH * h; u += step) {
-    scores.push(ringAround(raster, frame, { u0: u, u1: u + h, v0: region.v0, v1: region.v1 }, true));
+  for (let u = from; u < to; u += step) {
+    scores.push(ringAround(raster, frame, { u0: u, u1: u + h, v0: region.v0, v1: region.v1 }, ruled));
   }
   const rings: ChoiceRing[] = [];
   let start = -1;
