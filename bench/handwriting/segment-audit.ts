@@ -10,18 +10,15 @@
  *   npm run -s bench:ocr -- --dir /tmp/hw-101 --cache /tmp/c
  *   npx tsx bench/handwriting/segment-audit.ts --cache /tmp/c /tmp/hw-101 /tmp/hw-131 [-v] [--crops /tmp/crops]
  */
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { deserialize } from "node:v8";
 import sharp from "sharp";
 import { cropGrey } from "../../server/ocr/cell-strokes";
 import { classifyCells } from "../../server/ocr/digit-reading";
 import { readMeasurementCells } from "../../server/ocr/measurement-extraction";
-import { decodeRaster } from "../../server/ocr/raster";
-import type { ReadRegion } from "../../server/ocr/read-region";
-import type { PageFrame } from "../../server/ocr/text-regions";
-import { expectedMeasurements, type Truth } from "../ocr-truth";
+import { expectedMeasurements } from "../ocr-truth";
+import { cachedNoisySheets } from "./cached-sheets";
 
 const { values: args, positionals } = parseArgs({
   options: {
@@ -51,63 +48,47 @@ async function main() {
   const confusions = new Map<string, number>();
   const glyphs = { read: 0, right: 0, sureWrong: 0 };
   let total = 0;
-  for (const dirArg of positionals) {
-    const dir = path.resolve(dirArg);
-    const manifest = JSON.parse(await readFile(path.join(dir, "manifest.json"), "utf8")) as {
-      documents: { groundTruth: string; level: string }[];
-    };
-    for (const doc of manifest.documents) {
-      if (doc.level !== "noisy") continue;
-      const truth = JSON.parse(await readFile(path.join(dir, doc.groundTruth), "utf8")) as Truth;
-      const file = truth.files.image;
-      const base = path.join(args.cache!, `${path.basename(dir)}-${file}.v8`);
-      const pages = deserialize(await readFile(base)) as ReadRegion[][];
-      const { pages: images, frames } = deserialize(await readFile(`${base}.pages`)) as {
-        pages: Buffer[];
-        frames: PageFrame[];
-      };
-      const rasters = await Promise.all(images.map((b) => decodeRaster(b)));
-      const cells = pages.flatMap((regions, page) => readMeasurementCells(regions).map((c) => ({ ...c, page })));
-      const byKey = new Map(cells.map((c) => [`${c.site}|${c.side}|${c.parameter}`, c]));
-      const keys = expectedMeasurements(truth);
-      for (const [i, m] of truth.measurements.entries()) {
-        const cell = byKey.get(keys[i]!.split("|").slice(0, 3).join("|"));
-        if (cell?.parts.length !== 1) continue;
-        const written = m.written ?? String(m.value);
-        const grey = cropGrey(rasters[cell.page]!, frames[cell.page]!, cell.parts[0]!);
-        const classified = (await classifyCells([grey]))[0];
-        const chars = classified?.chars ?? null;
-        const got = chars ? chars.map((c) => (c.kind === "point" ? "." : "d")).join("") : null;
-        const cause = segmentCause(written, got);
-        total++;
-        causes.set(cause, (causes.get(cause) ?? 0) + 1);
-        if (cause === "right") {
-          const digits = written.replace(/\./g, "");
-          const probs = classified!.probs.filter((p): p is Float32Array => p !== null);
-          probs.forEach((p, k) => {
-            const read = p.indexOf(Math.max(...p));
-            glyphs.read++;
-            if (String(read) === digits[k]) glyphs.right++;
-            else {
-              if (p[read]! >= 0.9) glyphs.sureWrong++;
-              const key = `${digits[k]}->${read}`;
-              confusions.set(key, (confusions.get(key) ?? 0) + 1);
-            }
-          });
-          continue;
-        }
-        if (args.verbose) process.stdout.write(`${path.basename(dir)} ${truth.id} "${written}" -> ${got}: ${cause}\n`);
-        if (args.crops) {
-          await mkdir(args.crops, { recursive: true });
-          const { width, height, ink } = grey;
-          const name = `${path.basename(dir)}-${truth.id}-${i}-${written}-${got ?? "null"}.png`;
-          await sharp(Buffer.from(Uint8Array.from(ink, (v) => Math.max(0, Math.min(255, v)))), {
-            raw: { width, height, channels: 1 },
-          })
-            .resize(width * 3, height * 3, { kernel: "nearest" })
-            .png()
-            .toFile(path.join(args.crops, name));
-        }
+  for await (const { dir, truth, pages, rasters, frames } of cachedNoisySheets(positionals, args.cache!)) {
+    const cells = pages.flatMap((regions, page) => readMeasurementCells(regions).map((c) => ({ ...c, page })));
+    const byKey = new Map(cells.map((c) => [`${c.site}|${c.side}|${c.parameter}`, c]));
+    const keys = expectedMeasurements(truth);
+    for (const [i, m] of truth.measurements.entries()) {
+      const cell = byKey.get(keys[i]!.split("|").slice(0, 3).join("|"));
+      if (cell?.parts.length !== 1) continue;
+      const written = m.written ?? String(m.value);
+      const grey = cropGrey(rasters[cell.page]!, frames[cell.page]!, cell.parts[0]!);
+      const classified = (await classifyCells([grey]))[0];
+      const chars = classified?.chars ?? null;
+      const got = chars ? chars.map((c) => (c.kind === "point" ? "." : "d")).join("") : null;
+      const cause = segmentCause(written, got);
+      total++;
+      causes.set(cause, (causes.get(cause) ?? 0) + 1);
+      if (cause === "right") {
+        const digits = written.replace(/\./g, "");
+        const probs = classified!.probs.filter((p): p is Float32Array => p !== null);
+        probs.forEach((p, k) => {
+          const read = p.indexOf(Math.max(...p));
+          glyphs.read++;
+          if (String(read) === digits[k]) glyphs.right++;
+          else {
+            if (p[read]! >= 0.9) glyphs.sureWrong++;
+            const key = `${digits[k]}->${read}`;
+            confusions.set(key, (confusions.get(key) ?? 0) + 1);
+          }
+        });
+        continue;
+      }
+      if (args.verbose) process.stdout.write(`${path.basename(dir)} ${truth.id} "${written}" -> ${got}: ${cause}\n`);
+      if (args.crops) {
+        await mkdir(args.crops, { recursive: true });
+        const { width, height, ink } = grey;
+        const name = `${path.basename(dir)}-${truth.id}-${i}-${written}-${got ?? "null"}.png`;
+        await sharp(Buffer.from(Uint8Array.from(ink, (v) => Math.max(0, Math.min(255, v)))), {
+          raw: { width, height, channels: 1 },
+        })
+          .resize(width * 3, height * 3, { kernel: "nearest" })
+          .png()
+          .toFile(path.join(args.crops, name));
       }
     }
   }
