@@ -29,6 +29,14 @@ const ellipse = (ink: (x: number, y: number) => void, cx: number, cy: number) =>
 };
 const letterM = at("M", { u: 150, v: 40, w: 24 });
 
+/** One ring, round the unread letter's place at u = 240, clear of the read "M" (which ends at 174). */
+function expectOneRingRoundTheF(rings: ReturnType<typeof ringsBeside>) {
+  expect(rings).toHaveLength(1);
+  expect(rings[0]!.u0).toBeLessThan(240);
+  expect(rings[0]!.u1).toBeGreaterThan(240);
+  expect(rings[0]!.u0).toBeGreaterThan(174);
+}
+
 describe("ringsBeside", () => {
   it("finds the pen's ring beside a read letter, round the place of an unread one", () => {
     const rings = ringsBeside(
@@ -36,10 +44,7 @@ describe("ringsBeside", () => {
       upright,
       letterM,
     );
-    expect(rings).toHaveLength(1);
-    expect(rings[0]!.u0).toBeLessThan(240);
-    expect(rings[0]!.u1).toBeGreaterThan(240);
-    expect(rings[0]!.u0).toBeGreaterThan(174);
+    expectOneRingRoundTheF(rings);
   });
 
   it("takes no table rules above and below the line for a ring", () => {
@@ -72,10 +77,7 @@ describe("ringsBeside", () => {
       upright,
       letterM,
     );
-    expect(rings).toHaveLength(1);
-    expect(rings[0]!.u0).toBeLessThan(240);
-    expect(rings[0]!.u1).toBeGreaterThan(240);
-    expect(rings[0]!.u0).toBeGreaterThan(174);
+    expectOneRingRoundTheF(rings);
   });
 
   it("takes no printed letter in a grid cell for a ring, its stroke run from the cell's top to its bottom", () => {
